@@ -1,0 +1,61 @@
+/* CPU feature detection: cpuid + xgetbv on x86-64, HWCAP on aarch64. */
+#include "wk_core.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <cpuid.h>
+
+static unsigned long long read_xcr0(void) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((unsigned long long)hi << 32) | lo;
+}
+
+/* Leaf 7 sub-leaf 0 registers, or zeros when the leaf is absent. */
+static void cpuid7(unsigned *ebx, unsigned *ecx) {
+    unsigned eax, edx;
+    *ebx = *ecx = 0;
+    if (__get_cpuid_max(0, 0) >= 7) __cpuid_count(7, 0, eax, *ebx, *ecx, edx);
+}
+
+unsigned wk_cpu_isa_mask(void) {
+    unsigned mask = 1u << WK_ISA_SCALAR;
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return mask;
+    int osxsave = (ecx >> 27) & 1, fma = (ecx >> 12) & 1, avx = (ecx >> 28) & 1;
+    if (!osxsave || !avx) return mask;
+    unsigned long long xcr0 = read_xcr0();
+    int ymm_state = (xcr0 & 0x6) == 0x6;      /* SSE and AVX state saved by the OS */
+    int zmm_state = (xcr0 & 0xe6) == 0xe6;    /* plus opmask and both ZMM halves */
+    unsigned b7, c7;
+    cpuid7(&b7, &c7);
+    int avx2 = (b7 >> 5) & 1;
+    int avx512 = ((b7 >> 16) & 1) && ((b7 >> 17) & 1) && ((b7 >> 30) & 1) && ((b7 >> 31) & 1);
+    if (ymm_state && avx2 && fma) mask |= 1u << WK_ISA_AVX2;
+    if (zmm_state && avx2 && fma && avx512) mask |= 1u << WK_ISA_AVX512;
+    return mask;
+}
+
+int wk_cpu_has_avx512vbmi(void) {
+    unsigned b7, c7;
+    cpuid7(&b7, &c7);
+    return (wk_cpu_isa_mask() >> WK_ISA_AVX512) & (c7 >> 1) & 1;
+}
+
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+
+unsigned wk_cpu_isa_mask(void) {
+    unsigned mask = 1u << WK_ISA_SCALAR;
+    if (getauxval(AT_HWCAP) & HWCAP_ASIMD) mask |= 1u << WK_ISA_NEON;
+    return mask;
+}
+
+int wk_cpu_has_avx512vbmi(void) { return 0; }
+
+#else
+unsigned wk_cpu_isa_mask(void) { return 1u << WK_ISA_SCALAR; }
+int wk_cpu_has_avx512vbmi(void) { return 0; }
+#endif

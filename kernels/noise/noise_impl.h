@@ -1,0 +1,124 @@
+/* The noise family's internal contract: the one list of per-ISA entry points
+ * and the data they share. noise.c validates and prepares lattice data in
+ * scalar code shared by every ISA (so per-column and per-row values are
+ * identical everywhere); the per-ISA functions do the per-point work. */
+#ifndef WK_NOISE_IMPL_H
+#define WK_NOISE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "worldkern/noise.h"
+
+/* A seeded permutation: 256 entries plus padding so that a 4-byte read at
+ * any index 0..255 stays inside (the AVX2 gather reads 32-bit words). */
+typedef struct wk_perm {
+    uint8_t p[256 + 4];
+} wk_perm;
+
+/* The corner keys of one lattice row for the current octave.
+ * PERM: keys are cell & 255 and a corner's gradient index is
+ *       perm[(column key + row key) & 255].
+ * HASH: keys are the axis hashes of noise.h and a corner's gradient index is
+ *       mix(column key ^ row key) >> 29 (2D) or >> 28 (3D). */
+typedef struct wk_octave {
+    wk_lattice lattice;
+    const wk_perm *perm;  /* PERM only */
+    float amp;            /* amplitude of this octave */
+    int first;            /* 1: out = amp * n; 0: out += amp * n */
+    int divide;           /* 1: then out /= divisor (normalized last octave) */
+    float divisor;
+} wk_octave;
+
+/* One row of a 2D grid octave: per-column arrays (n entries each) and the
+ * row's scalars. For PERM, q0 = perm[X & 255] and q1 = perm[(X+1) & 255] and
+ * y0, y1 = Y & 255, (Y+1) & 255; for HASH, q0/q1 = ax(X), ax(X+1) and
+ * y0/y1 = ay(Y), ay(Y+1). fx1 = fx - 1.0f, u = fade(fx); likewise fy1, v. */
+typedef struct wk_row2 {
+    const uint32_t *q0, *q1;
+    const float *fx, *fx1, *u;
+    uint32_t y0, y1;
+    float fy, fy1, v;
+} wk_row2;
+
+/* One row of a 3D grid octave at fixed (j, k). The per-column keys already
+ * fold in the row's Y: PERM q_ab = perm[(perm[(X+a) & 255] + Y + b) & 255],
+ * HASH q_ab = ax(X+a) ^ ay(Y+b); z0/z1 are PERM (Z & 255, (Z+1) & 255) or
+ * HASH az(Z), az(Z+1). */
+typedef struct wk_row3 {
+    const uint32_t *q00, *q10, *q01, *q11;
+    const float *fx, *fx1, *u;
+    uint32_t z0, z1;
+    float fy, fy1, v;
+    float fz, fz1, w;
+} wk_row3;
+
+/* Derivative rows of a 2D grid octave add the fade derivatives. */
+typedef struct wk_row2d {
+    wk_row2 r;
+    const float *du;  /* per column fade'(fx) */
+    float dv;         /* fade'(fy) */
+    float sx, sy;     /* world-to-lattice scale of this octave (frequency) */
+} wk_row2d;
+
+/* Per-ISA entry points; `n` counts points (columns). */
+#define WK_NOISE_FUNCS(sfx)                                                          \
+    void wk_noise_row2_##sfx(const wk_row2 *r, const wk_octave *o, size_t n,        \
+                             float *out);                                           \
+    void wk_noise_row3_##sfx(const wk_row3 *r, const wk_octave *o, size_t n,        \
+                             float *out);                                           \
+    void wk_noise_row2d_##sfx(const wk_row2d *r, const wk_octave *o, size_t n,      \
+                              float *value, float *ddx, float *ddy);                \
+    void wk_perlin2_##sfx(const float *x, const float *y, size_t n,                 \
+                          const wk_perm *perm, float *out);                         \
+    void wk_perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
+                          const wk_perm *perm, float *out);                         \
+    void wk_minmax_##sfx(const float *x, size_t n, float *min, float *max);         \
+    void wk_remap_##sfx(const float *x, size_t n, float lo, float range, float *out);
+
+WK_NOISE_FUNCS(ref)
+WK_NOISE_FUNCS(avx2)
+WK_NOISE_FUNCS(avx512)
+WK_NOISE_FUNCS(avx512vbmi)
+WK_NOISE_FUNCS(neon)
+
+typedef struct wk_noise_kernels {
+    void (*row2)(const wk_row2 *, const wk_octave *, size_t, float *);
+    void (*row3)(const wk_row3 *, const wk_octave *, size_t, float *);
+    void (*row2d)(const wk_row2d *, const wk_octave *, size_t, float *, float *, float *);
+    void (*perlin2)(const float *, const float *, size_t, const wk_perm *, float *);
+    void (*perlin3)(const float *, const float *, const float *, size_t, const wk_perm *,
+                    float *);
+    void (*minmax)(const float *, size_t, float *, float *);
+    void (*remap)(const float *, size_t, float, float, float *);
+} wk_noise_kernels;
+
+/* The table for an ISA; NULL when that ISA is not built in. */
+const wk_noise_kernels *wk_noise_kernels_for(int isa);
+
+/* ---- Scalar building blocks shared by the reference and lattice setup. ---- */
+
+/* Ken Perlin's fade 6t^5 - 15t^4 + 10t^3, in his operation order. */
+static inline float wk_fade(float t) { return t * t * t * (t * (t * 6.0f - 15.0f) + 10.0f); }
+
+/* Its derivative 30 t^2 (t - 1)^2. */
+static inline float wk_fade_deriv(float t) {
+    float s = t * (t - 1.0f);
+    return 30.0f * (s * s);
+}
+
+/* The HASH lattice's per-corner mix (noise.h). */
+static inline uint32_t wk_hash_mix(uint32_t h) { return (h ^ (h >> 16)) * 0x7FEB352Du; }
+
+/* Total order key of a float for min/max: monotonic in the value, with
+ * -0 below +0, so that reductions in any order give the same bits. */
+static inline int32_t wk_float_order_key(float f) {
+    union { float f; uint32_t u; } bits = {f};
+    uint32_t flip = (bits.u >> 31) ? 0x7FFFFFFFu : 0u;
+    return (int32_t)(bits.u ^ flip);
+}
+
+/* The quiet NaN every path returns for a non-finite coordinate. */
+#define WK_CANONICAL_NAN_BITS 0x7FC00000u
+
+#endif /* WK_NOISE_IMPL_H */

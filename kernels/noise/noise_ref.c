@@ -1,0 +1,172 @@
+/* Scalar reference of the noise family: plain, obvious C, one point at a
+ * time, following Ken Perlin's reference code. Every SIMD path must return
+ * exactly these bits. */
+#include <math.h>
+#include <string.h>
+
+#include "noise_impl.h"
+
+static float lerp(float t, float a, float b) { return a + t * (b - a); }
+
+static float grad2(uint32_t hash, float x, float y) {
+    uint32_t h = hash & 7;
+    float u = h < 4 ? x : y;
+    float v = h < 4 ? y : x;
+    return ((h & 1) ? -u : u) + ((h & 2) ? -v : v);
+}
+
+static float grad3(uint32_t hash, float x, float y, float z) {
+    uint32_t h = hash & 15;
+    float u = h < 8 ? x : y;
+    float v = h < 4 ? y : (h == 12 || h == 14) ? x : z;
+    return ((h & 1) ? -u : u) + ((h & 2) ? -v : v);
+}
+
+/* Gradient index of a lattice corner from its column key and row key. */
+static uint32_t corner(const wk_octave *o, uint32_t col, uint32_t row, int shift) {
+    if (o->lattice == WK_LATTICE_PERM) return o->perm->p[(col + row) & 255];
+    return wk_hash_mix(col ^ row) >> shift;
+}
+
+static void accumulate(const wk_octave *o, float n, float *out) {
+    float s = o->first ? o->amp * n : *out + o->amp * n;
+    if (o->divide) s = s / o->divisor;
+    *out = s;
+}
+
+void wk_noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
+    for (size_t i = 0; i < n; i++) {
+        float g00 = grad2(corner(o, r->q0[i], r->y0, 29), r->fx[i], r->fy);
+        float g10 = grad2(corner(o, r->q1[i], r->y0, 29), r->fx1[i], r->fy);
+        float g01 = grad2(corner(o, r->q0[i], r->y1, 29), r->fx[i], r->fy1);
+        float g11 = grad2(corner(o, r->q1[i], r->y1, 29), r->fx1[i], r->fy1);
+        float value = lerp(r->v, lerp(r->u[i], g00, g10), lerp(r->u[i], g01, g11));
+        accumulate(o, value, &out[i]);
+    }
+}
+
+void wk_noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+    for (size_t i = 0; i < n; i++) {
+        float x0 = r->fx[i], x1 = r->fx1[i], u = r->u[i];
+        float g000 = grad3(corner(o, r->q00[i], r->z0, 28), x0, r->fy, r->fz);
+        float g100 = grad3(corner(o, r->q10[i], r->z0, 28), x1, r->fy, r->fz);
+        float g010 = grad3(corner(o, r->q01[i], r->z0, 28), x0, r->fy1, r->fz);
+        float g110 = grad3(corner(o, r->q11[i], r->z0, 28), x1, r->fy1, r->fz);
+        float g001 = grad3(corner(o, r->q00[i], r->z1, 28), x0, r->fy, r->fz1);
+        float g101 = grad3(corner(o, r->q10[i], r->z1, 28), x1, r->fy, r->fz1);
+        float g011 = grad3(corner(o, r->q01[i], r->z1, 28), x0, r->fy1, r->fz1);
+        float g111 = grad3(corner(o, r->q11[i], r->z1, 28), x1, r->fy1, r->fz1);
+        float near = lerp(r->v, lerp(u, g000, g100), lerp(u, g010, g110));
+        float far = lerp(r->v, lerp(u, g001, g101), lerp(u, g011, g111));
+        accumulate(o, lerp(r->w, near, far), &out[i]);
+    }
+}
+
+/* d/dx and d/dy of a 2D gradient value: the signs of its x and y terms. */
+static float grad2_dx(uint32_t hash) {
+    uint32_t h = hash & 7;
+    return (h < 4 ? (h & 1) : (h & 2)) ? -1.0f : 1.0f;
+}
+
+static float grad2_dy(uint32_t hash) {
+    uint32_t h = hash & 7;
+    return (h < 4 ? (h & 2) : (h & 1)) ? -1.0f : 1.0f;
+}
+
+void wk_noise_row2d_ref(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
+                        float *ddx, float *ddy) {
+    const wk_row2 *r = &d->r;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h00 = corner(o, r->q0[i], r->y0, 29), h10 = corner(o, r->q1[i], r->y0, 29);
+        uint32_t h01 = corner(o, r->q0[i], r->y1, 29), h11 = corner(o, r->q1[i], r->y1, 29);
+        float g00 = grad2(h00, r->fx[i], r->fy), g10 = grad2(h10, r->fx1[i], r->fy);
+        float g01 = grad2(h01, r->fx[i], r->fy1), g11 = grad2(h11, r->fx1[i], r->fy1);
+        float u = r->u[i], du = d->du[i];
+        float a = lerp(u, g00, g10), b = lerp(u, g01, g11);
+        /* Product rule on lerp(u, g0, g1) = g0 + u (g1 - g0). */
+        float ax = lerp(u, grad2_dx(h00), grad2_dx(h10)) + du * (g10 - g00);
+        float bx = lerp(u, grad2_dx(h01), grad2_dx(h11)) + du * (g11 - g01);
+        float ay = lerp(u, grad2_dy(h00), grad2_dy(h10));
+        float by = lerp(u, grad2_dy(h01), grad2_dy(h11));
+        accumulate(o, lerp(r->v, a, b), &value[i]);
+        accumulate(o, lerp(r->v, ax, bx) * d->sx, &ddx[i]);
+        accumulate(o, (lerp(r->v, ay, by) + d->dv * (b - a)) * d->sy, &ddy[i]);
+    }
+}
+
+/* Lattice cell of a float coordinate reduced mod 256, and its fraction.
+ * Exact for every finite float: floor, the scaling by 1/256 and 256, and the
+ * difference of two integers below 2^24 apart are all exact in float. */
+static uint32_t cell_and_fraction(float x, float *frac) {
+    float cell = floorf(x);
+    float cell_mod = cell - 256.0f * floorf(cell * (1.0f / 256.0f));
+    *frac = x - cell;
+    /* NaN and infinity fail the test; their output becomes NaN anyway. */
+    return (cell_mod >= 0.0f && cell_mod < 256.0f) ? (uint32_t)cell_mod : 0;
+}
+
+static float canonical_nan_if(float v) {
+    if (v != v) {
+        uint32_t bits = WK_CANONICAL_NAN_BITS;
+        memcpy(&v, &bits, sizeof v);
+    }
+    return v;
+}
+
+void wk_perlin2_ref(const float *xs, const float *ys, size_t n, const wk_perm *perm,
+                    float *out) {
+    const uint8_t *p = perm->p;
+    for (size_t i = 0; i < n; i++) {
+        float x, y;
+        uint32_t X = cell_and_fraction(xs[i], &x), Y = cell_and_fraction(ys[i], &y);
+        float u = wk_fade(x), v = wk_fade(y);
+        uint32_t A = p[X], B = p[(X + 1) & 255];
+        float x1 = x - 1.0f, y1 = y - 1.0f;
+        float value = lerp(v, lerp(u, grad2(p[(A + Y) & 255], x, y), grad2(p[(B + Y) & 255], x1, y)),
+                           lerp(u, grad2(p[(A + Y + 1) & 255], x, y1),
+                                grad2(p[(B + Y + 1) & 255], x1, y1)));
+        out[i] = canonical_nan_if(value);
+    }
+}
+
+void wk_perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n,
+                    const wk_perm *perm, float *out) {
+    const uint8_t *p = perm->p;
+    for (size_t i = 0; i < n; i++) {
+        float x, y, z;
+        uint32_t X = cell_and_fraction(xs[i], &x), Y = cell_and_fraction(ys[i], &y);
+        uint32_t Z = cell_and_fraction(zs[i], &z);
+        float u = wk_fade(x), v = wk_fade(y), w = wk_fade(z);
+        float x1 = x - 1.0f, y1 = y - 1.0f, z1 = z - 1.0f;
+        uint32_t A = p[X] + Y, AA = p[A & 255] + Z, AB = p[(A + 1) & 255] + Z;
+        uint32_t B = p[(X + 1) & 255] + Y, BA = p[B & 255] + Z, BB = p[(B + 1) & 255] + Z;
+        float near = lerp(v, lerp(u, grad3(p[AA & 255], x, y, z), grad3(p[BA & 255], x1, y, z)),
+                          lerp(u, grad3(p[AB & 255], x, y1, z), grad3(p[BB & 255], x1, y1, z)));
+        float far = lerp(v,
+                         lerp(u, grad3(p[(AA + 1) & 255], x, y, z1),
+                              grad3(p[(BA + 1) & 255], x1, y, z1)),
+                         lerp(u, grad3(p[(AB + 1) & 255], x, y1, z1),
+                              grad3(p[(BB + 1) & 255], x1, y1, z1)));
+        out[i] = canonical_nan_if(lerp(w, near, far));
+    }
+}
+
+void wk_minmax_ref(const float *x, size_t n, float *min, float *max) {
+    float lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] != x[i]) continue;
+        if (wk_float_order_key(x[i]) < wk_float_order_key(lo)) lo = x[i];
+        if (wk_float_order_key(x[i]) > wk_float_order_key(hi)) hi = x[i];
+    }
+    *min = lo;
+    *max = hi;
+}
+
+void wk_remap_ref(const float *x, size_t n, float lo, float range, float *out) {
+    for (size_t i = 0; i < n; i++) out[i] = (x[i] - lo) / range;
+}
+
+const wk_noise_kernels wk_noise_kernels_ref = {
+    wk_noise_row2_ref, wk_noise_row3_ref, wk_noise_row2d_ref, wk_perlin2_ref,
+    wk_perlin3_ref,    wk_minmax_ref,     wk_remap_ref,
+};

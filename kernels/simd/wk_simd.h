@@ -1,0 +1,51 @@
+/* worldkern's thin vector layer. A *_simd.c source includes this header and
+ * is compiled once per ISA; CMake defines exactly one of WK_SIMD_AVX2,
+ * WK_SIMD_AVX512, WK_SIMD_NEON (and WK_SIMD_VBMI with AVX-512 byte permutes)
+ * plus WK_SIMD_SUFFIX, the suffix of every per-ISA symbol.
+ *
+ * Every ISA header provides the same names:
+ *   WK_W                      lanes per vector
+ *   wk_vf / wk_vi / wk_vm     float, uint32 and mask vectors
+ *   wk_vf_set1 wk_vi_set1     broadcast
+ *   wk_vf_loadu wk_vf_storeu wk_vi_loadu wk_vi_storeu
+ *   wk_vf_load_part wk_vf_store_part wk_vi_load_part
+ *                             the first n < WK_W lanes; others read as 0 and
+ *                             are never written, nor is memory past n touched
+ *   wk_vf_add sub mul div floor
+ *   wk_vi_add and or xor slli srli mullo min_s max_s   (min/max signed)
+ *   wk_vi_from_vf_trunc       truncating conversion (lanes out of range: any value)
+ *   wk_vf_as_vi wk_vi_as_vf   bit casts
+ *   wk_vm wk_vf_isnan(a)      lanes that are NaN
+ *   wk_vm wk_vi_lt_s(a, b)    signed a < b
+ *   wk_vf wk_vf_select(m, a, b), wk_vi wk_vi_select(m, a, b): m ? a : b
+ *   wk_vi wk_vi_ternary_xor_and(a, m, s)  (a & m) ^ s
+ *   wk_lut16 wk_lut16_load(const uint32_t t[16]); wk_vi wk_lut16_get(t, h): t[h & 15]
+ *   wk_perm256_init(&t, const uint8_t p[260]); wk_vi wk_perm256_get(&t, i): p[i & 255]
+ *   uint32_t wk_vi_hmin_s / wk_vi_hmax_s   horizontal signed min / max
+ */
+#ifndef WK_SIMD_H
+#define WK_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(WK_SIMD_AVX512)
+#include "wk_simd_avx512.h"
+#elif defined(WK_SIMD_AVX2)
+#include "wk_simd_avx2.h"
+#elif defined(WK_SIMD_NEON)
+#include "wk_simd_neon.h"
+#else
+#error "compile a *_simd.c source with one of WK_SIMD_AVX2, WK_SIMD_AVX512, WK_SIMD_NEON"
+#endif
+
+#define WK_SIMD_CAT2(a, b) a##_##b
+#define WK_SIMD_CAT(a, b) WK_SIMD_CAT2(a, b)
+/* wk_foo -> wk_foo_avx2 (or _avx512, _avx512vbmi, _neon). */
+#define WK_SIMD_NAME(name) WK_SIMD_CAT(name, WK_SIMD_SUFFIX)
+
+static inline wk_vf wk_vf_xor_bits(wk_vf a, wk_vi bits) {
+    return wk_vi_as_vf(wk_vi_xor(wk_vf_as_vi(a), bits));
+}
+
+#endif /* WK_SIMD_H */

@@ -1,0 +1,93 @@
+/* AVX2 + FMA flavour of wk_simd.h. */
+#include <immintrin.h>
+#include <string.h>
+
+#define WK_W 8
+typedef __m256 wk_vf;
+typedef __m256i wk_vi;
+typedef __m256i wk_vm; /* all-ones lanes */
+
+/* Lanes below n all ones, the rest zero. */
+static inline __m256i wk_part_mask(size_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+static inline wk_vf wk_vf_set1(float a) { return _mm256_set1_ps(a); }
+static inline wk_vi wk_vi_set1(uint32_t a) { return _mm256_set1_epi32((int)a); }
+static inline wk_vf wk_vf_loadu(const float *p) { return _mm256_loadu_ps(p); }
+static inline void wk_vf_storeu(float *p, wk_vf a) { _mm256_storeu_ps(p, a); }
+static inline wk_vi wk_vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void wk_vi_storeu(uint32_t *p, wk_vi a) { _mm256_storeu_si256((__m256i *)p, a); }
+static inline wk_vf wk_vf_load_part(const float *p, size_t n) {
+    return _mm256_maskload_ps(p, wk_part_mask(n));
+}
+static inline void wk_vf_store_part(float *p, wk_vf a, size_t n) {
+    _mm256_maskstore_ps(p, wk_part_mask(n), a);
+}
+static inline wk_vi wk_vi_load_part(const uint32_t *p, size_t n) {
+    return _mm256_maskload_epi32((const int *)p, wk_part_mask(n));
+}
+
+static inline wk_vf wk_vf_add(wk_vf a, wk_vf b) { return _mm256_add_ps(a, b); }
+static inline wk_vf wk_vf_sub(wk_vf a, wk_vf b) { return _mm256_sub_ps(a, b); }
+static inline wk_vf wk_vf_mul(wk_vf a, wk_vf b) { return _mm256_mul_ps(a, b); }
+static inline wk_vf wk_vf_div(wk_vf a, wk_vf b) { return _mm256_div_ps(a, b); }
+static inline wk_vf wk_vf_floor(wk_vf a) { return _mm256_floor_ps(a); }
+
+static inline wk_vi wk_vi_add(wk_vi a, wk_vi b) { return _mm256_add_epi32(a, b); }
+static inline wk_vi wk_vi_and(wk_vi a, wk_vi b) { return _mm256_and_si256(a, b); }
+static inline wk_vi wk_vi_or(wk_vi a, wk_vi b) { return _mm256_or_si256(a, b); }
+static inline wk_vi wk_vi_xor(wk_vi a, wk_vi b) { return _mm256_xor_si256(a, b); }
+#define wk_vi_slli(a, n) _mm256_slli_epi32((a), (n))
+#define wk_vi_srli(a, n) _mm256_srli_epi32((a), (n))
+static inline wk_vi wk_vi_mullo(wk_vi a, wk_vi b) { return _mm256_mullo_epi32(a, b); }
+static inline wk_vi wk_vi_min_s(wk_vi a, wk_vi b) { return _mm256_min_epi32(a, b); }
+static inline wk_vi wk_vi_max_s(wk_vi a, wk_vi b) { return _mm256_max_epi32(a, b); }
+static inline wk_vi wk_vi_from_vf_trunc(wk_vf a) { return _mm256_cvttps_epi32(a); }
+static inline wk_vi wk_vf_as_vi(wk_vf a) { return _mm256_castps_si256(a); }
+static inline wk_vf wk_vi_as_vf(wk_vi a) { return _mm256_castsi256_ps(a); }
+
+static inline wk_vm wk_vf_isnan(wk_vf a) { return _mm256_castps_si256(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)); }
+static inline wk_vm wk_vi_lt_s(wk_vi a, wk_vi b) { return _mm256_cmpgt_epi32(b, a); }
+static inline wk_vf wk_vf_select(wk_vm m, wk_vf a, wk_vf b) {
+    return _mm256_blendv_ps(b, a, _mm256_castsi256_ps(m));
+}
+static inline wk_vi wk_vi_select(wk_vm m, wk_vi a, wk_vi b) { return _mm256_blendv_epi8(b, a, m); }
+static inline wk_vi wk_vi_ternary_xor_and(wk_vi a, wk_vi m, wk_vi s) {
+    return _mm256_xor_si256(_mm256_and_si256(a, m), s);
+}
+
+/* 16 entries in two registers; vpermd uses the low 3 bits, bit 3 blends. */
+typedef struct { __m256i lo, hi; } wk_lut16;
+static inline wk_lut16 wk_lut16_load(const uint32_t t[16]) {
+    wk_lut16 r = {_mm256_loadu_si256((const __m256i *)t), _mm256_loadu_si256((const __m256i *)(t + 8))};
+    return r;
+}
+static inline wk_vi wk_lut16_get(wk_lut16 t, wk_vi h) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t.lo, h));
+    __m256 hi = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t.hi, h));
+    return _mm256_castps_si256(_mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(h, 28))));
+}
+
+/* Gather 32-bit words at byte offsets and keep the low byte (the table is
+ * padded so every read stays inside). */
+typedef struct { const uint8_t *p; } wk_perm256;
+static inline void wk_perm256_init(wk_perm256 *t, const uint8_t *p) { t->p = p; }
+static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
+    const __m256i byte = _mm256_set1_epi32(255);
+    __m256i words = _mm256_i32gather_epi32((const int *)(const void *)t->p, _mm256_and_si256(i, byte), 1);
+    return _mm256_and_si256(words, byte);
+}
+
+static inline uint32_t wk_vi_hmin_s(wk_vi a) {
+    __m128i m = _mm_min_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+    m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+    return (uint32_t)_mm_cvtsi128_si32(m);
+}
+static inline uint32_t wk_vi_hmax_s(wk_vi a) {
+    __m128i m = _mm_max_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+    return (uint32_t)_mm_cvtsi128_si32(m);
+}

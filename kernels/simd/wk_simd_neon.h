@@ -1,0 +1,92 @@
+/* aarch64 Advanced SIMD (NEON) flavour of wk_simd.h. */
+#include <arm_neon.h>
+#include <string.h>
+
+#define WK_W 4
+typedef float32x4_t wk_vf;
+typedef uint32x4_t wk_vi;
+typedef uint32x4_t wk_vm; /* all-ones lanes */
+
+static inline wk_vf wk_vf_set1(float a) { return vdupq_n_f32(a); }
+static inline wk_vi wk_vi_set1(uint32_t a) { return vdupq_n_u32(a); }
+static inline wk_vf wk_vf_loadu(const float *p) { return vld1q_f32(p); }
+static inline void wk_vf_storeu(float *p, wk_vf a) { vst1q_f32(p, a); }
+static inline wk_vi wk_vi_loadu(const uint32_t *p) { return vld1q_u32(p); }
+static inline void wk_vi_storeu(uint32_t *p, wk_vi a) { vst1q_u32(p, a); }
+/* No masked loads: go through a zeroed lane buffer. */
+static inline wk_vf wk_vf_load_part(const float *p, size_t n) {
+    float lanes[4] = {0, 0, 0, 0};
+    memcpy(lanes, p, n * sizeof *p);
+    return vld1q_f32(lanes);
+}
+static inline void wk_vf_store_part(float *p, wk_vf a, size_t n) {
+    float lanes[4];
+    vst1q_f32(lanes, a);
+    memcpy(p, lanes, n * sizeof *p);
+}
+static inline wk_vi wk_vi_load_part(const uint32_t *p, size_t n) {
+    uint32_t lanes[4] = {0, 0, 0, 0};
+    memcpy(lanes, p, n * sizeof *p);
+    return vld1q_u32(lanes);
+}
+
+static inline wk_vf wk_vf_add(wk_vf a, wk_vf b) { return vaddq_f32(a, b); }
+static inline wk_vf wk_vf_sub(wk_vf a, wk_vf b) { return vsubq_f32(a, b); }
+static inline wk_vf wk_vf_mul(wk_vf a, wk_vf b) { return vmulq_f32(a, b); }
+static inline wk_vf wk_vf_div(wk_vf a, wk_vf b) { return vdivq_f32(a, b); }
+static inline wk_vf wk_vf_floor(wk_vf a) { return vrndmq_f32(a); }
+
+static inline wk_vi wk_vi_add(wk_vi a, wk_vi b) { return vaddq_u32(a, b); }
+static inline wk_vi wk_vi_and(wk_vi a, wk_vi b) { return vandq_u32(a, b); }
+static inline wk_vi wk_vi_or(wk_vi a, wk_vi b) { return vorrq_u32(a, b); }
+static inline wk_vi wk_vi_xor(wk_vi a, wk_vi b) { return veorq_u32(a, b); }
+#define wk_vi_slli(a, n) vshlq_n_u32((a), (n))
+#define wk_vi_srli(a, n) vshrq_n_u32((a), (n))
+static inline wk_vi wk_vi_mullo(wk_vi a, wk_vi b) { return vmulq_u32(a, b); }
+static inline wk_vi wk_vi_min_s(wk_vi a, wk_vi b) {
+    return vreinterpretq_u32_s32(vminq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
+}
+static inline wk_vi wk_vi_max_s(wk_vi a, wk_vi b) {
+    return vreinterpretq_u32_s32(vmaxq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
+}
+static inline wk_vi wk_vi_from_vf_trunc(wk_vf a) { return vreinterpretq_u32_s32(vcvtq_s32_f32(a)); }
+static inline wk_vi wk_vf_as_vi(wk_vf a) { return vreinterpretq_u32_f32(a); }
+static inline wk_vf wk_vi_as_vf(wk_vi a) { return vreinterpretq_f32_u32(a); }
+
+static inline wk_vm wk_vf_isnan(wk_vf a) { return vmvnq_u32(vceqq_f32(a, a)); }
+static inline wk_vm wk_vi_lt_s(wk_vi a, wk_vi b) {
+    return vcltq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b));
+}
+static inline wk_vf wk_vf_select(wk_vm m, wk_vf a, wk_vf b) { return vbslq_f32(m, a, b); }
+static inline wk_vi wk_vi_select(wk_vm m, wk_vi a, wk_vi b) { return vbslq_u32(m, a, b); }
+static inline wk_vi wk_vi_ternary_xor_and(wk_vi a, wk_vi m, wk_vi s) {
+    return veorq_u32(vandq_u32(a, m), s);
+}
+
+/* 16 words as 64 table bytes; each lane's index becomes four byte indices. */
+typedef uint8x16x4_t wk_lut16;
+static inline wk_lut16 wk_lut16_load(const uint32_t t[16]) {
+    return vld1q_u8_x4((const uint8_t *)t);
+}
+static inline wk_vi wk_lut16_get(wk_lut16 t, wk_vi h) {
+    uint32x4_t bytes = vmlaq_n_u32(vdupq_n_u32(0x03020100u), vandq_u32(h, vdupq_n_u32(15)), 0x04040404u);
+    return vreinterpretq_u32_u8(vqtbl4q_u8(t, vreinterpretq_u8_u32(bytes)));
+}
+
+/* 256-entry byte table: four 64-byte lookups; out-of-range indices of tbx
+ * keep what an earlier one found. */
+typedef struct { uint8x16x4_t q[4]; } wk_perm256;
+static inline void wk_perm256_init(wk_perm256 *t, const uint8_t *p) {
+    for (int i = 0; i < 4; i++) t->q[i] = vld1q_u8_x4(p + 64 * i);
+}
+static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
+    uint8x16_t idx = vreinterpretq_u8_u32(vandq_u32(i, vdupq_n_u32(255)));
+    uint8x16_t r = vqtbl4q_u8(t->q[0], idx);
+    r = vqtbx4q_u8(r, t->q[1], vsubq_u8(idx, vdupq_n_u8(64)));
+    r = vqtbx4q_u8(r, t->q[2], vsubq_u8(idx, vdupq_n_u8(128)));
+    r = vqtbx4q_u8(r, t->q[3], vsubq_u8(idx, vdupq_n_u8(192)));
+    return vandq_u32(vreinterpretq_u32_u8(r), vdupq_n_u32(255));
+}
+
+static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)vminvq_s32(vreinterpretq_s32_u32(a)); }
+static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)vmaxvq_s32(vreinterpretq_s32_u32(a)); }
