@@ -1,4 +1,6 @@
 /* CPU feature detection: cpuid + xgetbv on x86-64, HWCAP on aarch64. */
+#include <stdatomic.h>
+
 #include "wk_core.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -19,7 +21,7 @@ static void cpuid7(unsigned *ebx, unsigned *ecx) {
     if (__get_cpuid_max(0, 0) >= 7) __cpuid_count(7, 0, eax, *ebx, *ecx, edx);
 }
 
-unsigned wk_cpu_isa_mask(void) {
+static unsigned detect_isa_mask(void) {
     unsigned mask = 1u << WK_ISA_SCALAR;
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return mask;
@@ -39,13 +41,30 @@ unsigned wk_cpu_isa_mask(void) {
 
 /* WK_AVX512_VBMI=0 in the environment hides VBMI, so that tests can run
  * the AVX-512 path without byte permutes on a CPU that has them. */
-int wk_cpu_has_avx512vbmi(void) {
+static int detect_avx512vbmi(void) {
     unsigned b7, c7;
     cpuid7(&b7, &c7);
     const char *env = getenv("WK_AVX512_VBMI");
     if (env && strcmp(env, "0") == 0) return 0;
-    return (wk_cpu_isa_mask() >> WK_ISA_AVX512) & (c7 >> 1) & 1;
+    return (detect_isa_mask() >> WK_ISA_AVX512) & (c7 >> 1) & 1;
 }
+
+/* cpuid can trap to the hypervisor on virtual machines: detect once.
+ * Bit 31 marks the cache as filled; racing first calls store the same value. */
+static atomic_uint cpu_features;
+
+static unsigned features(void) {
+    unsigned f = atomic_load_explicit(&cpu_features, memory_order_relaxed);
+    if (!f) {
+        f = 0x80000000u | detect_isa_mask() | ((unsigned)detect_avx512vbmi() << 8);
+        atomic_store_explicit(&cpu_features, f, memory_order_relaxed);
+    }
+    return f;
+}
+
+unsigned wk_cpu_isa_mask(void) { return features() & 0xFFu; }
+
+int wk_cpu_has_avx512vbmi(void) { return (features() >> 8) & 1; }
 
 #elif defined(__aarch64__)
 #include <sys/auxv.h>

@@ -160,21 +160,23 @@ static wk_octave octave_of(const fbm_plan *plan, int k) {
 
 /* ------------------------------------------------------- lattice per axis */
 
-enum { TILE_COLS = 256 };
+enum { TILE_COLS = 128 };
 
 /* Lattice data of `count` consecutive samples along one axis at octave k:
  * keys of the cell and the next cell (PERM: cell & 255; HASH: axis hash),
- * fraction, fraction - 1, fade and, when dfade is not NULL, its derivative.
+ * fraction, fraction - 1, fade and, when dfade is not NULL, its derivative;
+ * the cells themselves when `cells` is not NULL.
  * The lattice coordinate is ((origin + i) * step) * freq, formed in double;
  * only the fraction goes on in float. */
 static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t origin,
-                         size_t count, uint32_t *key0, uint32_t *key1, float *frac,
-                         float *frac1, float *fade, float *dfade) {
+                         size_t count, int64_t *cells, uint32_t *key0, uint32_t *key1,
+                         float *frac, float *frac1, float *fade, float *dfade) {
     for (size_t i = 0; i < count; i++) {
         double pos = ((double)(origin + (int64_t)i) * plan->step) * plan->freq[k];
         double cell = floor(pos);
         int64_t c = (int64_t)cell;
         float t = (float)(pos - cell);
+        if (cells) cells[i] = c;
         if (plan->lattice == WK_LATTICE_PERM) {
             key0[i] = (uint32_t)((uint64_t)c & 255);
             key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
@@ -190,21 +192,48 @@ static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t ori
 }
 
 /* Column data of a tile: lattice of the x axis; PERM column keys become
- * perm[X] and perm[X+1] so a corner is perm[(key + Y) & 255]. */
+ * perm[X] and perm[X+1] so a corner is perm[(key + Y) & 255]. A dense tile
+ * (few cells) also numbers each column's cell from the tile's first one and
+ * keeps the column key of each of those cells. */
 typedef struct tile_columns {
     uint32_t q0[TILE_COLS], q1[TILE_COLS];
     float fx[TILE_COLS], fx1[TILE_COLS], u[TILE_COLS], du[TILE_COLS];
+    int64_t cells[TILE_COLS];
+    int dense;
+    uint32_t ncells; /* dense: cells spanned, the one after the last included */
+    uint32_t cell[TILE_COLS];
+    uint32_t cell_key[WK_DENSE_CELLS];
 } tile_columns;
+
+static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
+    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k].p[(uint64_t)cell & 255];
+    return wk_axis_hash(cell, plan->seed[k], 0);
+}
 
 static void columns_lattice(const fbm_plan *plan, int k, int64_t origin, size_t count,
                             int with_deriv, tile_columns *c) {
-    axis_lattice(plan, k, 0, origin, count, c->q0, c->q1, c->fx, c->fx1, c->u,
+    axis_lattice(plan, k, 0, origin, count, c->cells, c->q0, c->q1, c->fx, c->fx1, c->u,
                  with_deriv ? c->du : NULL);
     if (plan->lattice == WK_LATTICE_PERM)
         for (size_t i = 0; i < count; i++) {
             c->q0[i] = plan->perm[k].p[c->q0[i]];
             c->q1[i] = plan->perm[k].p[c->q1[i]];
         }
+    /* Cells grow with the column, so the first and last bound the span. */
+    int64_t first = c->cells[0], span = c->cells[count - 1] - first + 2;
+    c->dense = span <= WK_DENSE_CELLS;
+    if (!c->dense) return;
+    c->ncells = (uint32_t)span;
+    for (size_t i = 0; i < count; i++) c->cell[i] = (uint32_t)(c->cells[i] - first);
+    for (uint32_t j = 0; j < WK_DENSE_CELLS; j++)
+        c->cell_key[j] = j < c->ncells ? column_key(plan, k, first + j) : 0;
+}
+
+/* A dense row's corner gradient indices per cell: corner (cell, row key). */
+static void dense_corners(const wk_octave *o, const tile_columns *c, const uint32_t *col_keys,
+                          uint32_t row_key, int shift, uint32_t table[WK_DENSE_CELLS]) {
+    for (uint32_t j = 0; j < c->ncells; j++) table[j] = wk_corner_index(o, col_keys[j], row_key, shift);
+    for (uint32_t j = c->ncells; j < WK_DENSE_CELLS; j++) table[j] = 0;
 }
 
 /* One sample's lattice data along y or z. */
@@ -215,13 +244,13 @@ typedef struct lattice_1d {
 
 static lattice_1d lattice_at(const fbm_plan *plan, int k, unsigned axis, int64_t index) {
     lattice_1d l;
-    axis_lattice(plan, k, axis, index, 1, &l.key0, &l.key1, &l.f, &l.f1, &l.fade, &l.dfade);
+    axis_lattice(plan, k, axis, index, 1, NULL, &l.key0, &l.key1, &l.f, &l.f1, &l.fade, &l.dfade);
     return l;
 }
 
 /* ----------------------------------------------------------------- 2D grid */
 
-enum { TILE_ROWS_2D = 64, GRID_POINTS_PER_THREAD = 32768 };
+enum { TILE_ROWS_2D = 256, GRID_POINTS_PER_THREAD = 32768 };
 
 static wk_status check_grid2(const wk_fbm *f, const wk_grid2 *g, fbm_plan *plan) {
     wk_status s = plan_fbm(f, g->step, plan);
@@ -239,14 +268,20 @@ static void fbm2_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
                       uint32_t col0, uint32_t cols, uint32_t row0, uint32_t rows, float *value,
                       float *ddx, float *ddy) {
     tile_columns c;
+    uint32_t h_y0[WK_DENSE_CELLS], h_y1[WK_DENSE_CELLS];
     int with_deriv = ddx != NULL;
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         columns_lattice(plan, k, g->i0 + col0, cols, with_deriv, &c);
         for (uint32_t j = row0; j < row0 + rows; j++) {
             lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
+            if (c.dense) {
+                dense_corners(&o, &c, c.cell_key, y.key0, 29, h_y0);
+                dense_corners(&o, &c, c.cell_key, y.key1, 29, h_y1);
+            }
             wk_row2d d = {
-                .r = {c.q0, c.q1, c.fx, c.fx1, c.u, y.key0, y.key1, y.f, y.f1, y.fade},
+                .r = {c.q0, c.q1, c.fx, c.fx1, c.u, y.key0, y.key1, y.f, y.f1, y.fade,
+                      c.dense ? c.cell : NULL, c.dense ? h_y0 : NULL, c.dense ? h_y1 : NULL},
                 .du = c.du,
                 .dv = y.dfade,
                 .sx = (float)plan->freq[k],
@@ -315,10 +350,22 @@ static wk_status check_grid3(const wk_fbm *f, const wk_grid3 *g, fbm_plan *plan)
 /* Per-column keys of one 3D row: the column keys combined with the row's Y. */
 typedef struct row_keys {
     uint32_t q00[TILE_COLS], q10[TILE_COLS], q01[TILE_COLS], q11[TILE_COLS];
+    uint32_t cell_y0[WK_DENSE_CELLS], cell_y1[WK_DENSE_CELLS]; /* dense tiles, per cell */
 } row_keys;
+
+/* Column keys with the row's Y folded in, as wk_row3 describes. */
+static uint32_t fold_row(const fbm_plan *plan, int k, uint32_t col, uint32_t row) {
+    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k].p[(col + row) & 255];
+    return col ^ row;
+}
 
 static void row_keys_for(const fbm_plan *plan, int k, const tile_columns *c, size_t cols,
                          const lattice_1d *y, row_keys *r) {
+    if (c->dense)
+        for (uint32_t j = 0; j < c->ncells; j++) {
+            r->cell_y0[j] = fold_row(plan, k, c->cell_key[j], y->key0);
+            r->cell_y1[j] = fold_row(plan, k, c->cell_key[j], y->key1);
+        }
     if (plan->lattice == WK_LATTICE_PERM) {
         const uint8_t *p = plan->perm[k].p;
         for (size_t i = 0; i < cols; i++) {
@@ -343,6 +390,7 @@ static void fbm3_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
     tile_columns c;
     row_keys keys;
     lattice_1d z[TILE_SLICES_3D];
+    uint32_t h[4][WK_DENSE_CELLS];
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         columns_lattice(plan, k, g->i0 + col0, cols, 0, &c);
@@ -352,7 +400,16 @@ static void fbm3_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
             row_keys_for(plan, k, &c, cols, &y, &keys);
             for (uint32_t s = 0; s < slices; s++) {
                 wk_row3 r = {keys.q00, keys.q10, keys.q01, keys.q11, c.fx, c.fx1, c.u,
-                             z[s].key0, z[s].key1, y.f, y.f1, y.fade, z[s].f, z[s].f1, z[s].fade};
+                             z[s].key0, z[s].key1, y.f, y.f1, y.fade, z[s].f, z[s].f1, z[s].fade,
+                             NULL, {NULL, NULL, NULL, NULL}};
+                if (c.dense) {
+                    r.cell = c.cell;
+                    for (int t = 0; t < 4; t++) {
+                        dense_corners(&o, &c, t & 1 ? keys.cell_y1 : keys.cell_y0,
+                                      t & 2 ? z[s].key1 : z[s].key0, 28, h[t]);
+                        r.h[t] = h[t];
+                    }
+                }
                 size_t at = (size_t)(slice0 + s) * g->slice_stride + (size_t)j * g->stride + col0;
                 kern->row3(&r, &o, cols, out + at);
             }

@@ -39,6 +39,13 @@ typedef struct wk_row2 {
     const float *fx, *fx1, *u;
     uint32_t y0, y1;
     float fy, fy1, v;
+    /* Dense tiles (at most WK_DENSE_CELLS lattice cells across the row) may
+     * also give, per column, the cell's offset from the tile's first cell,
+     * and per cell offset c the gradient indices of corners (c, Y) and
+     * (c, Y+1): the SIMD paths then look corners up in registers. The
+     * values are those the keys give; NULL when not dense. */
+    const uint32_t *cell;
+    const uint32_t *h_y0, *h_y1;
 } wk_row2;
 
 /* One row of a 3D grid octave at fixed (j, k). The per-column keys already
@@ -51,7 +58,15 @@ typedef struct wk_row3 {
     uint32_t z0, z1;
     float fy, fy1, v;
     float fz, fz1, w;
+    /* Dense tiles, as wk_row2: per cell offset c the gradient indices of
+     * corners (c, Y+b, Z+d) in h[b + 2 d]; NULL when not dense. */
+    const uint32_t *cell;
+    const uint32_t *h[4];
 } wk_row3;
+
+/* Most cells a dense row may span, the next cell included: one 16-entry
+ * register table. */
+#define WK_DENSE_CELLS 16
 
 /* Derivative rows of a 2D grid octave add the fade derivatives. */
 typedef struct wk_row2d {
@@ -109,6 +124,13 @@ static inline float wk_fade_deriv(float t) {
 
 /* The HASH lattice's per-corner mix (noise.h). */
 static inline uint32_t wk_hash_mix(uint32_t h) { return (h ^ (h >> 16)) * 0x7FEB352Du; }
+
+/* Gradient index of a lattice corner from its column key and row key;
+ * shift is 29 for 2D gradients and 28 for 3D. */
+static inline uint32_t wk_corner_index(const wk_octave *o, uint32_t col, uint32_t row, int shift) {
+    if (o->lattice == WK_LATTICE_PERM) return o->perm->p[(col + row) & 255];
+    return wk_hash_mix(col ^ row) >> shift;
+}
 
 /* Total order key of a float for min/max: monotonic in the value, with
  * -0 below +0, so that reductions in any order give the same bits. */

@@ -22,11 +22,8 @@ static float grad3(uint32_t hash, float x, float y, float z) {
     return ((h & 1) ? -u : u) + ((h & 2) ? -v : v);
 }
 
-/* Gradient index of a lattice corner from its column key and row key. */
-static uint32_t corner(const wk_octave *o, uint32_t col, uint32_t row, int shift) {
-    if (o->lattice == WK_LATTICE_PERM) return o->perm->p[(col + row) & 255];
-    return wk_hash_mix(col ^ row) >> shift;
-}
+/* The reference always derives corners from the keys (wk_corner_index) and
+ * ignores the dense-tile tables, so comparing with it checks them too. */
 
 static void accumulate(const wk_octave *o, float n, float *out) {
     float s = o->first ? o->amp * n : *out + o->amp * n;
@@ -36,10 +33,10 @@ static void accumulate(const wk_octave *o, float n, float *out) {
 
 void wk_noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
-        float g00 = grad2(corner(o, r->q0[i], r->y0, 29), r->fx[i], r->fy);
-        float g10 = grad2(corner(o, r->q1[i], r->y0, 29), r->fx1[i], r->fy);
-        float g01 = grad2(corner(o, r->q0[i], r->y1, 29), r->fx[i], r->fy1);
-        float g11 = grad2(corner(o, r->q1[i], r->y1, 29), r->fx1[i], r->fy1);
+        float g00 = grad2(wk_corner_index(o, r->q0[i], r->y0, 29), r->fx[i], r->fy);
+        float g10 = grad2(wk_corner_index(o, r->q1[i], r->y0, 29), r->fx1[i], r->fy);
+        float g01 = grad2(wk_corner_index(o, r->q0[i], r->y1, 29), r->fx[i], r->fy1);
+        float g11 = grad2(wk_corner_index(o, r->q1[i], r->y1, 29), r->fx1[i], r->fy1);
         float value = lerp(r->v, lerp(r->u[i], g00, g10), lerp(r->u[i], g01, g11));
         accumulate(o, value, &out[i]);
     }
@@ -48,14 +45,14 @@ void wk_noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *ou
 void wk_noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
         float x0 = r->fx[i], x1 = r->fx1[i], u = r->u[i];
-        float g000 = grad3(corner(o, r->q00[i], r->z0, 28), x0, r->fy, r->fz);
-        float g100 = grad3(corner(o, r->q10[i], r->z0, 28), x1, r->fy, r->fz);
-        float g010 = grad3(corner(o, r->q01[i], r->z0, 28), x0, r->fy1, r->fz);
-        float g110 = grad3(corner(o, r->q11[i], r->z0, 28), x1, r->fy1, r->fz);
-        float g001 = grad3(corner(o, r->q00[i], r->z1, 28), x0, r->fy, r->fz1);
-        float g101 = grad3(corner(o, r->q10[i], r->z1, 28), x1, r->fy, r->fz1);
-        float g011 = grad3(corner(o, r->q01[i], r->z1, 28), x0, r->fy1, r->fz1);
-        float g111 = grad3(corner(o, r->q11[i], r->z1, 28), x1, r->fy1, r->fz1);
+        float g000 = grad3(wk_corner_index(o, r->q00[i], r->z0, 28), x0, r->fy, r->fz);
+        float g100 = grad3(wk_corner_index(o, r->q10[i], r->z0, 28), x1, r->fy, r->fz);
+        float g010 = grad3(wk_corner_index(o, r->q01[i], r->z0, 28), x0, r->fy1, r->fz);
+        float g110 = grad3(wk_corner_index(o, r->q11[i], r->z0, 28), x1, r->fy1, r->fz);
+        float g001 = grad3(wk_corner_index(o, r->q00[i], r->z1, 28), x0, r->fy, r->fz1);
+        float g101 = grad3(wk_corner_index(o, r->q10[i], r->z1, 28), x1, r->fy, r->fz1);
+        float g011 = grad3(wk_corner_index(o, r->q01[i], r->z1, 28), x0, r->fy1, r->fz1);
+        float g111 = grad3(wk_corner_index(o, r->q11[i], r->z1, 28), x1, r->fy1, r->fz1);
         float near = lerp(r->v, lerp(u, g000, g100), lerp(u, g010, g110));
         float far = lerp(r->v, lerp(u, g001, g101), lerp(u, g011, g111));
         accumulate(o, lerp(r->w, near, far), &out[i]);
@@ -77,8 +74,8 @@ void wk_noise_row2d_ref(const wk_row2d *d, const wk_octave *o, size_t n, float *
                         float *ddx, float *ddy) {
     const wk_row2 *r = &d->r;
     for (size_t i = 0; i < n; i++) {
-        uint32_t h00 = corner(o, r->q0[i], r->y0, 29), h10 = corner(o, r->q1[i], r->y0, 29);
-        uint32_t h01 = corner(o, r->q0[i], r->y1, 29), h11 = corner(o, r->q1[i], r->y1, 29);
+        uint32_t h00 = wk_corner_index(o, r->q0[i], r->y0, 29), h10 = wk_corner_index(o, r->q1[i], r->y0, 29);
+        uint32_t h01 = wk_corner_index(o, r->q0[i], r->y1, 29), h11 = wk_corner_index(o, r->q1[i], r->y1, 29);
         float g00 = grad2(h00, r->fx[i], r->fy), g10 = grad2(h10, r->fx1[i], r->fy);
         float g01 = grad2(h01, r->fx[i], r->fy1), g11 = grad2(h11, r->fx1[i], r->fy1);
         float u = r->u[i], du = d->du[i];

@@ -84,55 +84,154 @@ static inline void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m)
     store_f(out, s, m);
 }
 
-/* Gradient index of a corner from column and row keys (noise_impl.h). */
+/* Where a row's corner gradient indices come from (noise_impl.h): the
+ * permutation or the hash applied to keys, or the dense tile's per-cell
+ * tables indexed by the column's cell offset. */
+enum corner_mode { CORNERS_PERM, CORNERS_HASH, CORNERS_DENSE };
+
 typedef struct corner_ctx {
+    int mode;
     wk_perm256 perm;
-    int hash;
+    wk_lut16 dense[4];
 } corner_ctx;
 
-static inline wk_vi corner(const corner_ctx *c, wk_vi col, uint32_t row, int shift) {
-    if (!c->hash) return wk_perm256_get(&c->perm, wk_vi_add(col, wk_vi_set1(row)));
+static inline void corner_init(corner_ctx *c, const wk_octave *o, const uint32_t *const *dense,
+                               int tables) {
+    if (dense[0]) {
+        c->mode = CORNERS_DENSE;
+        for (int t = 0; t < tables; t++) c->dense[t] = wk_lut16_load(dense[t]);
+    } else if (o->lattice == WK_LATTICE_HASH) {
+        c->mode = CORNERS_HASH;
+    } else {
+        c->mode = CORNERS_PERM;
+        wk_perm256_init(&c->perm, o->perm->p);
+    }
+}
+
+static inline wk_vi corner_from_keys(const corner_ctx *c, int mode, wk_vi col, uint32_t row, int shift) {
+    if (mode == CORNERS_PERM) return wk_perm256_get(&c->perm, wk_vi_add(col, wk_vi_set1(row)));
     wk_vi h = wk_vi_xor(col, wk_vi_set1(row));
     h = wk_vi_mullo(wk_vi_xor(h, wk_vi_srli(h, 16)), wk_vi_set1(0x7FEB352Du));
     return shift == 29 ? wk_vi_srli(h, 29) : wk_vi_srli(h, 28);
 }
 
-static inline void corner_init(corner_ctx *c, const wk_octave *o) {
-    c->hash = o->lattice == WK_LATTICE_HASH;
-    if (!c->hash) wk_perm256_init(&c->perm, o->perm->p);
+/* The four corners of 2D points i..i+m: h[b + 2 a] is corner (X+a, Y+b). */
+static inline void corners2(const corner_ctx *c, int mode, const wk_row2 *r, size_t i, size_t m,
+                            wk_vi h[4]) {
+    if (mode == CORNERS_DENSE) {
+        wk_vi cell = load_i(r->cell + i, m), next = wk_vi_add(cell, wk_vi_set1(1));
+        h[0] = wk_lut16_get(c->dense[0], cell);
+        h[1] = wk_lut16_get(c->dense[1], cell);
+        h[2] = wk_lut16_get(c->dense[0], next);
+        h[3] = wk_lut16_get(c->dense[1], next);
+    } else {
+        wk_vi q0 = load_i(r->q0 + i, m), q1 = load_i(r->q1 + i, m);
+        h[0] = corner_from_keys(c, mode, q0, r->y0, 29);
+        h[1] = corner_from_keys(c, mode, q0, r->y1, 29);
+        h[2] = corner_from_keys(c, mode, q1, r->y0, 29);
+        h[3] = corner_from_keys(c, mode, q1, r->y1, 29);
+    }
+}
+
+/* The eight corners of a 3D row's points: h[a + 2 b + 4 d] is corner
+ * (X+a, Y+b, Z+d). */
+static inline void corners3(const corner_ctx *c, int mode, const wk_row3 *r, size_t i, size_t m,
+                            wk_vi h[8]) {
+    if (mode == CORNERS_DENSE) {
+        wk_vi cell = load_i(r->cell + i, m), next = wk_vi_add(cell, wk_vi_set1(1));
+        for (int t = 0; t < 4; t++) {
+            h[2 * t] = wk_lut16_get(c->dense[t], cell);
+            h[2 * t + 1] = wk_lut16_get(c->dense[t], next);
+        }
+    } else {
+        wk_vi q[4] = {load_i(r->q00 + i, m), load_i(r->q10 + i, m), load_i(r->q01 + i, m),
+                      load_i(r->q11 + i, m)};
+        for (int t = 0; t < 4; t++) {
+            h[t] = corner_from_keys(c, mode, q[t], r->z0, 28);
+            h[4 + t] = corner_from_keys(c, mode, q[t], r->z1, 28);
+        }
+    }
 }
 
 /* ------------------------------------------------------------- 2D rows */
 
-/* always_inline with a constant `hash` gives each lattice its own loop. */
+/* always_inline with a constant `mode` gives each corner source its own loop. */
 #define WK_INLINE static inline __attribute__((always_inline))
 
-WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *out, int hash) {
-    corner_ctx c;
-    corner_init(&c, o);
-    c.hash = hash;
-    /* 2D gradients use the low 3 bits of h; the 16-entry tables repeat. */
-    wk_lut16 xmask = wk_lut16_load(g2_mask), xsign = wk_lut16_load(g2_xsign);
-    wk_lut16 k0 = row_terms(r->fy, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
-    wk_lut16 k1 = row_terms(r->fy1, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+/* Calls loop(..., mode) with `mode` a constant for each corner source. */
+#define DISPATCH_MODE(c, loop, ...)                                                   \
+    do {                                                                              \
+        if ((c)->mode == CORNERS_DENSE) loop(__VA_ARGS__, CORNERS_DENSE);             \
+        else if ((c)->mode == CORNERS_HASH) loop(__VA_ARGS__, CORNERS_HASH);          \
+        else loop(__VA_ARGS__, CORNERS_PERM);                                         \
+    } while (0)
+
+/* 2D gradients at the four corners: x varies per lane, y is the row's.
+ * 2D uses the low 3 bits of h; the 16-entry tables repeat. */
+typedef struct grad2_row {
+    wk_lut16 xsign, y0_terms, y1_terms;
+} grad2_row;
+
+static inline grad2_row grad2_row_init(const wk_row2 *r) {
+    grad2_row g = {wk_lut16_load(g2_xsign),
+                   row_terms(r->fy, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign),
+                   row_terms(r->fy1, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign)};
+    return g;
+}
+
+/* g[b + 2 a]: gradient of corner (X+a, Y+b) at the lane's point. */
+static inline void grad2_corners(const grad2_row *g, const wk_vi h[4], wk_vf x0, wk_vf x1, wk_vf out[4]) {
+    /* 2D gradients always use x: its term is x ^ sign (the mask is all ones). */
+    out[0] = wk_vf_add(wk_vf_xor_bits(x0, wk_lut16_get(g->xsign, h[0])), wk_vi_as_vf(wk_lut16_get(g->y0_terms, h[0])));
+    out[1] = wk_vf_add(wk_vf_xor_bits(x0, wk_lut16_get(g->xsign, h[1])), wk_vi_as_vf(wk_lut16_get(g->y1_terms, h[1])));
+    out[2] = wk_vf_add(wk_vf_xor_bits(x1, wk_lut16_get(g->xsign, h[2])), wk_vi_as_vf(wk_lut16_get(g->y0_terms, h[2])));
+    out[3] = wk_vf_add(wk_vf_xor_bits(x1, wk_lut16_get(g->xsign, h[3])), wk_vi_as_vf(wk_lut16_get(g->y1_terms, h[3])));
+}
+
+/* Dense rows look up, per cell, the sign of the x term and the y term
+ * directly: the gradient tables composed with the row's corner tables. */
+static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
+    grad2_row grad = grad2_row_init(r);
+    wk_lut16 xsign[2] = {wk_lut16_compose(grad.xsign, r->h_y0), wk_lut16_compose(grad.xsign, r->h_y1)};
+    wk_lut16 yterm[2] = {wk_lut16_compose(grad.y0_terms, r->h_y0), wk_lut16_compose(grad.y1_terms, r->h_y1)};
     wk_vf v = wk_vf_set1(r->v);
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vi q0 = load_i(r->q0 + i, m), q1 = load_i(r->q1 + i, m);
-        wk_vf x0 = load_f(r->fx + i, m), x1 = load_f(r->fx1 + i, m), u = load_f(r->u + i, m);
-        wk_vi h00 = corner(&c, q0, r->y0, 29), h10 = corner(&c, q1, r->y0, 29);
-        wk_vi h01 = corner(&c, q0, r->y1, 29), h11 = corner(&c, q1, r->y1, 29);
-        wk_vf g00 = wk_vf_add(grad_term(x0, xmask, xsign, h00), wk_vi_as_vf(wk_lut16_get(k0, h00)));
-        wk_vf g10 = wk_vf_add(grad_term(x1, xmask, xsign, h10), wk_vi_as_vf(wk_lut16_get(k0, h10)));
-        wk_vf g01 = wk_vf_add(grad_term(x0, xmask, xsign, h01), wk_vi_as_vf(wk_lut16_get(k1, h01)));
-        wk_vf g11 = wk_vf_add(grad_term(x1, xmask, xsign, h11), wk_vi_as_vf(wk_lut16_get(k1, h11)));
-        accumulate(o, lerp(v, lerp(u, g00, g10), lerp(u, g01, g11)), out + i, m);
+        wk_vi cell[2] = {load_i(r->cell + i, m)};
+        cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
+        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, g[4];
+        for (int k = 0; k < 4; k++) /* corner (a, b) = (k >> 1, k & 1) */
+            g[k] = wk_vf_add(wk_vf_xor_bits(x[k >> 1], wk_lut16_get(xsign[k & 1], cell[k >> 1])),
+                             wk_vi_as_vf(wk_lut16_get(yterm[k & 1], cell[k >> 1])));
+        wk_vf u = load_f(r->u + i, m);
+        accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
+    }
+}
+
+WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *out,
+                         const corner_ctx *c, int mode) {
+    if (mode == CORNERS_DENSE) {
+        row2_dense(r, o, n, out);
+        return;
+    }
+    grad2_row grad = grad2_row_init(r);
+    wk_vf v = wk_vf_set1(r->v);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vi h[4];
+        wk_vf g[4];
+        corners2(c, mode, r, i, m, h);
+        grad2_corners(&grad, h, load_f(r->fx + i, m), load_f(r->fx1 + i, m), g);
+        wk_vf u = load_f(r->u + i, m);
+        accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
     }
 }
 
 void WK_SIMD_NAME(wk_noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
-    if (o->lattice == WK_LATTICE_HASH) row2_loop(r, o, n, out, 1);
-    else row2_loop(r, o, n, out, 0);
+    corner_ctx c;
+    const uint32_t *dense[2] = {r->h_y0, r->h_y1};
+    corner_init(&c, o, dense, 2);
+    DISPATCH_MODE(&c, row2_loop, r, o, n, out, &c);
 }
 
 /* +-1.0f with the sign a gradient gives one axis: its partial derivative. */
@@ -141,36 +240,27 @@ static inline wk_vf unit_with_sign(wk_lut16 sign, wk_vi h) {
 }
 
 WK_INLINE void row2d_loop(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
-                          float *ddx, float *ddy, int hash) {
+                          float *ddx, float *ddy, const corner_ctx *c, int mode) {
     const wk_row2 *r = &d->r;
-    corner_ctx c;
-    corner_init(&c, o);
-    c.hash = hash;
-    wk_lut16 xmask = wk_lut16_load(g2_mask), xsign = wk_lut16_load(g2_xsign);
-    wk_lut16 ysign = wk_lut16_load(g2_ysign);
-    wk_lut16 k0 = row_terms(r->fy, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
-    wk_lut16 k1 = row_terms(r->fy1, g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+    grad2_row grad = grad2_row_init(r);
+    wk_lut16 xsign = grad.xsign, ysign = wk_lut16_load(g2_ysign);
     wk_vf v = wk_vf_set1(r->v), dv = wk_vf_set1(d->dv);
     wk_vf sx = wk_vf_set1(d->sx), sy = wk_vf_set1(d->sy);
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vi q0 = load_i(r->q0 + i, m), q1 = load_i(r->q1 + i, m);
-        wk_vf x0 = load_f(r->fx + i, m), x1 = load_f(r->fx1 + i, m);
+        wk_vi h[4];
+        wk_vf g[4];
+        corners2(c, mode, r, i, m, h);
+        grad2_corners(&grad, h, load_f(r->fx + i, m), load_f(r->fx1 + i, m), g);
         wk_vf u = load_f(r->u + i, m), du = load_f(d->du + i, m);
-        wk_vi h00 = corner(&c, q0, r->y0, 29), h10 = corner(&c, q1, r->y0, 29);
-        wk_vi h01 = corner(&c, q0, r->y1, 29), h11 = corner(&c, q1, r->y1, 29);
-        wk_vf g00 = wk_vf_add(grad_term(x0, xmask, xsign, h00), wk_vi_as_vf(wk_lut16_get(k0, h00)));
-        wk_vf g10 = wk_vf_add(grad_term(x1, xmask, xsign, h10), wk_vi_as_vf(wk_lut16_get(k0, h10)));
-        wk_vf g01 = wk_vf_add(grad_term(x0, xmask, xsign, h01), wk_vi_as_vf(wk_lut16_get(k1, h01)));
-        wk_vf g11 = wk_vf_add(grad_term(x1, xmask, xsign, h11), wk_vi_as_vf(wk_lut16_get(k1, h11)));
-        wk_vf a = lerp(u, g00, g10), b = lerp(u, g01, g11);
+        wk_vf a = lerp(u, g[0], g[2]), b = lerp(u, g[1], g[3]);
         /* Product rule on lerp(u, g0, g1) = g0 + u (g1 - g0), as noise_ref.c. */
-        wk_vf ax = wk_vf_add(lerp(u, unit_with_sign(xsign, h00), unit_with_sign(xsign, h10)),
-                             wk_vf_mul(du, wk_vf_sub(g10, g00)));
-        wk_vf bx = wk_vf_add(lerp(u, unit_with_sign(xsign, h01), unit_with_sign(xsign, h11)),
-                             wk_vf_mul(du, wk_vf_sub(g11, g01)));
-        wk_vf ay = lerp(u, unit_with_sign(ysign, h00), unit_with_sign(ysign, h10));
-        wk_vf by = lerp(u, unit_with_sign(ysign, h01), unit_with_sign(ysign, h11));
+        wk_vf ax = wk_vf_add(lerp(u, unit_with_sign(xsign, h[0]), unit_with_sign(xsign, h[2])),
+                             wk_vf_mul(du, wk_vf_sub(g[2], g[0])));
+        wk_vf bx = wk_vf_add(lerp(u, unit_with_sign(xsign, h[1]), unit_with_sign(xsign, h[3])),
+                             wk_vf_mul(du, wk_vf_sub(g[3], g[1])));
+        wk_vf ay = lerp(u, unit_with_sign(ysign, h[0]), unit_with_sign(ysign, h[2]));
+        wk_vf by = lerp(u, unit_with_sign(ysign, h[1]), unit_with_sign(ysign, h[3]));
         accumulate(o, lerp(v, a, b), value + i, m);
         accumulate(o, wk_vf_mul(lerp(v, ax, bx), sx), ddx + i, m);
         accumulate(o, wk_vf_mul(wk_vf_add(lerp(v, ay, by), wk_vf_mul(dv, wk_vf_sub(b, a))), sy), ddy + i, m);
@@ -179,50 +269,75 @@ WK_INLINE void row2d_loop(const wk_row2d *d, const wk_octave *o, size_t n, float
 
 void WK_SIMD_NAME(wk_noise_row2d)(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
                                   float *ddx, float *ddy) {
-    if (o->lattice == WK_LATTICE_HASH) row2d_loop(d, o, n, value, ddx, ddy, 1);
-    else row2d_loop(d, o, n, value, ddx, ddy, 0);
+    corner_ctx c;
+    const uint32_t *dense[2] = {d->r.h_y0, d->r.h_y1};
+    corner_init(&c, o, dense, 2);
+    DISPATCH_MODE(&c, row2d_loop, d, o, n, value, ddx, ddy, &c);
 }
 
 /* ------------------------------------------------------------- 3D rows */
 
-WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out, int hash) {
-    corner_ctx c;
-    corner_init(&c, o);
-    c.hash = hash;
-    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign);
-    /* y and z are constant along the row: their terms per (y corner, z corner). */
-    wk_lut16 k00 = row_terms(r->fy, g3_ymask, g3_ysign, r->fz, g3_zmask, g3_zsign);
-    wk_lut16 k10 = row_terms(r->fy1, g3_ymask, g3_ysign, r->fz, g3_zmask, g3_zsign);
-    wk_lut16 k01 = row_terms(r->fy, g3_ymask, g3_ysign, r->fz1, g3_zmask, g3_zsign);
-    wk_lut16 k11 = row_terms(r->fy1, g3_ymask, g3_ysign, r->fz1, g3_zmask, g3_zsign);
+/* y and z are constant along a 3D row: their summed terms per gradient
+ * index, for each (y corner b, z corner d) in the order b + 2 d. */
+static inline void row3_terms(const wk_row3 *r, wk_lut16 terms[4]) {
+    terms[0] = row_terms(r->fy, g3_ymask, g3_ysign, r->fz, g3_zmask, g3_zsign);
+    terms[1] = row_terms(r->fy1, g3_ymask, g3_ysign, r->fz, g3_zmask, g3_zsign);
+    terms[2] = row_terms(r->fy, g3_ymask, g3_ysign, r->fz1, g3_zmask, g3_zsign);
+    terms[3] = row_terms(r->fy1, g3_ymask, g3_ysign, r->fz1, g3_zmask, g3_zsign);
+}
+
+/* Dense 3D rows: x mask, x sign and row terms composed per cell, as row2_dense. */
+static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+    wk_lut16 terms[4], xmask[4], xsign[4];
+    row3_terms(r, terms);
+    for (int t = 0; t < 4; t++) {
+        xmask[t] = wk_lut16_compose(wk_lut16_load(g3_xmask), r->h[t]);
+        xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
+        terms[t] = wk_lut16_compose(terms[t], r->h[t]);
+    }
     wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w);
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vi q00 = load_i(r->q00 + i, m), q10 = load_i(r->q10 + i, m);
-        wk_vi q01 = load_i(r->q01 + i, m), q11 = load_i(r->q11 + i, m);
-        wk_vf x0 = load_f(r->fx + i, m), x1 = load_f(r->fx1 + i, m), u = load_f(r->u + i, m);
-        /* hXYZ: corner X (0/1) in x, Y in y, Z in z. */
-        wk_vi h000 = corner(&c, q00, r->z0, 28), h100 = corner(&c, q10, r->z0, 28);
-        wk_vi h010 = corner(&c, q01, r->z0, 28), h110 = corner(&c, q11, r->z0, 28);
-        wk_vi h001 = corner(&c, q00, r->z1, 28), h101 = corner(&c, q10, r->z1, 28);
-        wk_vi h011 = corner(&c, q01, r->z1, 28), h111 = corner(&c, q11, r->z1, 28);
-        wk_vf g000 = wk_vf_add(grad_term(x0, xmask, xsign, h000), wk_vi_as_vf(wk_lut16_get(k00, h000)));
-        wk_vf g100 = wk_vf_add(grad_term(x1, xmask, xsign, h100), wk_vi_as_vf(wk_lut16_get(k00, h100)));
-        wk_vf g010 = wk_vf_add(grad_term(x0, xmask, xsign, h010), wk_vi_as_vf(wk_lut16_get(k10, h010)));
-        wk_vf g110 = wk_vf_add(grad_term(x1, xmask, xsign, h110), wk_vi_as_vf(wk_lut16_get(k10, h110)));
-        wk_vf g001 = wk_vf_add(grad_term(x0, xmask, xsign, h001), wk_vi_as_vf(wk_lut16_get(k01, h001)));
-        wk_vf g101 = wk_vf_add(grad_term(x1, xmask, xsign, h101), wk_vi_as_vf(wk_lut16_get(k01, h101)));
-        wk_vf g011 = wk_vf_add(grad_term(x0, xmask, xsign, h011), wk_vi_as_vf(wk_lut16_get(k11, h011)));
-        wk_vf g111 = wk_vf_add(grad_term(x1, xmask, xsign, h111), wk_vi_as_vf(wk_lut16_get(k11, h111)));
-        wk_vf near = lerp(v, lerp(u, g000, g100), lerp(u, g010, g110));
-        wk_vf far = lerp(v, lerp(u, g001, g101), lerp(u, g011, g111));
+        wk_vi cell[2] = {load_i(r->cell + i, m)};
+        cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
+        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
+        wk_vf g[8];
+        for (int k = 0; k < 8; k++) /* corner a + 2 b + 4 d */
+            g[k] = wk_vf_add(grad_term(x[k & 1], xmask[k >> 1], xsign[k >> 1], cell[k & 1]),
+                             wk_vi_as_vf(wk_lut16_get(terms[k >> 1], cell[k & 1])));
+        wk_vf near = lerp(v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
+        wk_vf far = lerp(v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
+        accumulate(o, lerp(w, near, far), out + i, m);
+    }
+}
+
+WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
+                         const corner_ctx *c, int mode) {
+    if (mode == CORNERS_DENSE) {
+        row3_dense(r, o, n, out);
+        return;
+    }
+    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign), terms[4];
+    row3_terms(r, terms);
+    wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
+        wk_vi h[8];
+        wk_vf g[8];
+        corners3(c, mode, r, i, m, h);
+        for (int k = 0; k < 8; k++)
+            g[k] = wk_vf_add(grad_term(x[k & 1], xmask, xsign, h[k]), wk_vi_as_vf(wk_lut16_get(terms[k >> 1], h[k])));
+        wk_vf near = lerp(v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
+        wk_vf far = lerp(v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
         accumulate(o, lerp(w, near, far), out + i, m);
     }
 }
 
 void WK_SIMD_NAME(wk_noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
-    if (o->lattice == WK_LATTICE_HASH) row3_loop(r, o, n, out, 1);
-    else row3_loop(r, o, n, out, 0);
+    corner_ctx c;
+    corner_init(&c, o, r->h, 4);
+    DISPATCH_MODE(&c, row3_loop, r, o, n, out, &c);
 }
 
 /* ----------------------------------------------------------- points */

@@ -48,4 +48,11 @@ static inline wk_vf wk_vf_xor_bits(wk_vf a, wk_vi bits) {
     return wk_vi_as_vf(wk_vi_xor(wk_vf_as_vi(a), bits));
 }
 
+/* The table c -> table[index[c]] for 16 indices. */
+static inline wk_lut16 wk_lut16_compose(wk_lut16 table, const uint32_t index[16]) {
+    uint32_t composed[16];
+    for (int b = 0; b < 16; b += WK_W) wk_vi_storeu(composed + b, wk_lut16_get(table, wk_vi_loadu(index + b)));
+    return wk_lut16_load(composed);
+}
+
 #endif /* WK_SIMD_H */
