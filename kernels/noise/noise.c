@@ -160,7 +160,7 @@ static wk_octave octave_of(const fbm_plan *plan, int k) {
 
 /* ------------------------------------------------------- lattice per axis */
 
-enum { TILE_COLS = 128 };
+enum { TILE_COLS = 256 };
 
 /* Lattice data of `count` consecutive samples along one axis at octave k:
  * keys of the cell and the next cell (PERM: cell & 255; HASH: axis hash),
@@ -192,17 +192,22 @@ static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t ori
 }
 
 /* Column data of a tile: lattice of the x axis; PERM column keys become
- * perm[X] and perm[X+1] so a corner is perm[(key + Y) & 255]. A dense tile
- * (few cells) also numbers each column's cell from the tile's first one and
- * keeps the column key of each of those cells. */
+ * perm[X] and perm[X+1] so a corner is perm[(key + Y) & 255].
+ * A dense tile is cut into segments of equal width (the last may be
+ * shorter) that each span at most WK_DENSE_CELLS cells; each column's cell
+ * is numbered from its segment's first cell, and each segment keeps the
+ * column key of each of its cells. */
+enum { MIN_SEGMENT = 32, MAX_SEGMENTS = TILE_COLS / MIN_SEGMENT };
+
 typedef struct tile_columns {
     uint32_t q0[TILE_COLS], q1[TILE_COLS];
     float fx[TILE_COLS], fx1[TILE_COLS], u[TILE_COLS], du[TILE_COLS];
     int64_t cells[TILE_COLS];
     int dense;
-    uint32_t ncells; /* dense: cells spanned, the one after the last included */
+    uint32_t count, segment_cols, segments;
     uint32_t cell[TILE_COLS];
-    uint32_t cell_key[WK_DENSE_CELLS];
+    uint32_t ncells[MAX_SEGMENTS]; /* cells a segment spans, the next one included */
+    uint32_t cell_key[MAX_SEGMENTS][WK_DENSE_CELLS];
 } tile_columns;
 
 static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
@@ -210,30 +215,61 @@ static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
     return wk_axis_hash(cell, plan->seed[k], 0);
 }
 
-static void columns_lattice(const fbm_plan *plan, int k, int64_t origin, size_t count,
+/* Cells grow with the column, so a segment's first and last bound its span. */
+static int segments_fit(const tile_columns *c, uint32_t width) {
+    for (uint32_t s = 0; s < c->count; s += width) {
+        uint32_t last = s + width < c->count ? s + width - 1 : c->count - 1;
+        if (c->cells[last] - c->cells[s] + 2 > WK_DENSE_CELLS) return 0;
+    }
+    return 1;
+}
+
+static void columns_lattice(const fbm_plan *plan, int k, int64_t origin, uint32_t count,
                             int with_deriv, tile_columns *c) {
     axis_lattice(plan, k, 0, origin, count, c->cells, c->q0, c->q1, c->fx, c->fx1, c->u,
                  with_deriv ? c->du : NULL);
     if (plan->lattice == WK_LATTICE_PERM)
-        for (size_t i = 0; i < count; i++) {
+        for (uint32_t i = 0; i < count; i++) {
             c->q0[i] = plan->perm[k].p[c->q0[i]];
             c->q1[i] = plan->perm[k].p[c->q1[i]];
         }
-    /* Cells grow with the column, so the first and last bound the span. */
-    int64_t first = c->cells[0], span = c->cells[count - 1] - first + 2;
-    c->dense = span <= WK_DENSE_CELLS;
+    c->count = count;
+    c->dense = 0;
+    for (uint32_t width = TILE_COLS; width >= MIN_SEGMENT && !c->dense; width /= 2)
+        if (segments_fit(c, width)) {
+            c->dense = 1;
+            c->segment_cols = width;
+        }
     if (!c->dense) return;
-    c->ncells = (uint32_t)span;
-    for (size_t i = 0; i < count; i++) c->cell[i] = (uint32_t)(c->cells[i] - first);
-    for (uint32_t j = 0; j < WK_DENSE_CELLS; j++)
-        c->cell_key[j] = j < c->ncells ? column_key(plan, k, first + j) : 0;
+    c->segments = (count + c->segment_cols - 1) / c->segment_cols;
+    for (uint32_t s = 0; s < c->segments; s++) {
+        uint32_t start = s * c->segment_cols;
+        uint32_t end = start + c->segment_cols < count ? start + c->segment_cols : count;
+        int64_t first = c->cells[start];
+        c->ncells[s] = (uint32_t)(c->cells[end - 1] - first + 2);
+        for (uint32_t i = start; i < end; i++) c->cell[i] = (uint32_t)(c->cells[i] - first);
+        for (uint32_t j = 0; j < WK_DENSE_CELLS; j++)
+            c->cell_key[s][j] = j < c->ncells[s] ? column_key(plan, k, first + j) : 0;
+    }
 }
 
-/* A dense row's corner gradient indices per cell: corner (cell, row key). */
-static void dense_corners(const wk_octave *o, const tile_columns *c, const uint32_t *col_keys,
+/* A dense segment's corner gradient indices per cell: corner (cell, row key). */
+static void dense_corners(const wk_octave *o, uint32_t ncells, const uint32_t *col_keys,
                           uint32_t row_key, int shift, uint32_t table[WK_DENSE_CELLS]) {
-    for (uint32_t j = 0; j < c->ncells; j++) table[j] = wk_corner_index(o, col_keys[j], row_key, shift);
-    for (uint32_t j = c->ncells; j < WK_DENSE_CELLS; j++) table[j] = 0;
+    for (uint32_t j = 0; j < ncells; j++) table[j] = wk_corner_index(o, col_keys[j], row_key, shift);
+    for (uint32_t j = ncells; j < WK_DENSE_CELLS; j++) table[j] = 0;
+}
+
+/* Columns [*start, *end) of segment s, or of the whole tile when not dense. */
+static uint32_t segment_count(const tile_columns *c) { return c->dense ? c->segments : 1; }
+static void segment_range(const tile_columns *c, uint32_t s, uint32_t *start, uint32_t *end) {
+    if (!c->dense) {
+        *start = 0;
+        *end = c->count;
+        return;
+    }
+    *start = s * c->segment_cols;
+    *end = *start + c->segment_cols < c->count ? *start + c->segment_cols : c->count;
 }
 
 /* One sample's lattice data along y or z. */
@@ -275,23 +311,28 @@ static void fbm2_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
         columns_lattice(plan, k, g->i0 + col0, cols, with_deriv, &c);
         for (uint32_t j = row0; j < row0 + rows; j++) {
             lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
-            if (c.dense) {
-                dense_corners(&o, &c, c.cell_key, y.key0, 29, h_y0);
-                dense_corners(&o, &c, c.cell_key, y.key1, 29, h_y1);
+            for (uint32_t seg = 0; seg < segment_count(&c); seg++) {
+                uint32_t start, end;
+                segment_range(&c, seg, &start, &end);
+                if (c.dense) {
+                    dense_corners(&o, c.ncells[seg], c.cell_key[seg], y.key0, 29, h_y0);
+                    dense_corners(&o, c.ncells[seg], c.cell_key[seg], y.key1, 29, h_y1);
+                }
+                wk_row2d d = {
+                    .r = {c.q0 + start, c.q1 + start, c.fx + start, c.fx1 + start, c.u + start,
+                          y.key0, y.key1, y.f, y.f1, y.fade, c.dense ? c.cell + start : NULL,
+                          c.dense ? h_y0 : NULL, c.dense ? h_y1 : NULL},
+                    .du = c.du + start,
+                    .dv = y.dfade,
+                    .sx = (float)plan->freq[k],
+                    .sy = (float)plan->freq[k],
+                };
+                size_t at = (size_t)j * g->stride + col0 + start;
+                if (with_deriv)
+                    kern->row2d(&d, &o, end - start, value + at, ddx + at, ddy + at);
+                else
+                    kern->row2(&d.r, &o, end - start, value + at);
             }
-            wk_row2d d = {
-                .r = {c.q0, c.q1, c.fx, c.fx1, c.u, y.key0, y.key1, y.f, y.f1, y.fade,
-                      c.dense ? c.cell : NULL, c.dense ? h_y0 : NULL, c.dense ? h_y1 : NULL},
-                .du = c.du,
-                .dv = y.dfade,
-                .sx = (float)plan->freq[k],
-                .sy = (float)plan->freq[k],
-            };
-            size_t at = (size_t)j * g->stride + col0;
-            if (with_deriv)
-                kern->row2d(&d, &o, cols, value + at, ddx + at, ddy + at);
-            else
-                kern->row2(&d.r, &o, cols, value + at);
         }
     }
 }
@@ -350,7 +391,8 @@ static wk_status check_grid3(const wk_fbm *f, const wk_grid3 *g, fbm_plan *plan)
 /* Per-column keys of one 3D row: the column keys combined with the row's Y. */
 typedef struct row_keys {
     uint32_t q00[TILE_COLS], q10[TILE_COLS], q01[TILE_COLS], q11[TILE_COLS];
-    uint32_t cell_y0[WK_DENSE_CELLS], cell_y1[WK_DENSE_CELLS]; /* dense tiles, per cell */
+    /* dense tiles: per segment and cell */
+    uint32_t cell_y0[MAX_SEGMENTS][WK_DENSE_CELLS], cell_y1[MAX_SEGMENTS][WK_DENSE_CELLS];
 } row_keys;
 
 /* Column keys with the row's Y folded in, as wk_row3 describes. */
@@ -362,10 +404,11 @@ static uint32_t fold_row(const fbm_plan *plan, int k, uint32_t col, uint32_t row
 static void row_keys_for(const fbm_plan *plan, int k, const tile_columns *c, size_t cols,
                          const lattice_1d *y, row_keys *r) {
     if (c->dense)
-        for (uint32_t j = 0; j < c->ncells; j++) {
-            r->cell_y0[j] = fold_row(plan, k, c->cell_key[j], y->key0);
-            r->cell_y1[j] = fold_row(plan, k, c->cell_key[j], y->key1);
-        }
+        for (uint32_t s = 0; s < c->segments; s++)
+            for (uint32_t j = 0; j < c->ncells[s]; j++) {
+                r->cell_y0[s][j] = fold_row(plan, k, c->cell_key[s][j], y->key0);
+                r->cell_y1[s][j] = fold_row(plan, k, c->cell_key[s][j], y->key1);
+            }
     if (plan->lattice == WK_LATTICE_PERM) {
         const uint8_t *p = plan->perm[k].p;
         for (size_t i = 0; i < cols; i++) {
@@ -398,21 +441,25 @@ static void fbm3_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
         for (uint32_t j = row0; j < row0 + rows; j++) {
             lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
             row_keys_for(plan, k, &c, cols, &y, &keys);
-            for (uint32_t s = 0; s < slices; s++) {
-                wk_row3 r = {keys.q00, keys.q10, keys.q01, keys.q11, c.fx, c.fx1, c.u,
-                             z[s].key0, z[s].key1, y.f, y.f1, y.fade, z[s].f, z[s].f1, z[s].fade,
-                             NULL, {NULL, NULL, NULL, NULL}};
-                if (c.dense) {
-                    r.cell = c.cell;
-                    for (int t = 0; t < 4; t++) {
-                        dense_corners(&o, &c, t & 1 ? keys.cell_y1 : keys.cell_y0,
-                                      t & 2 ? z[s].key1 : z[s].key0, 28, h[t]);
-                        r.h[t] = h[t];
+            for (uint32_t s = 0; s < slices; s++)
+                for (uint32_t seg = 0; seg < segment_count(&c); seg++) {
+                    uint32_t start, end;
+                    segment_range(&c, seg, &start, &end);
+                    wk_row3 r = {keys.q00 + start, keys.q10 + start, keys.q01 + start, keys.q11 + start,
+                                 c.fx + start, c.fx1 + start, c.u + start, z[s].key0, z[s].key1,
+                                 y.f, y.f1, y.fade, z[s].f, z[s].f1, z[s].fade,
+                                 NULL, {NULL, NULL, NULL, NULL}};
+                    if (c.dense) {
+                        r.cell = c.cell + start;
+                        for (int t = 0; t < 4; t++) {
+                            dense_corners(&o, c.ncells[seg], t & 1 ? keys.cell_y1[seg] : keys.cell_y0[seg],
+                                          t & 2 ? z[s].key1 : z[s].key0, 28, h[t]);
+                            r.h[t] = h[t];
+                        }
                     }
+                    size_t at = (size_t)(slice0 + s) * g->slice_stride + (size_t)j * g->stride + col0 + start;
+                    kern->row3(&r, &o, end - start, out + at);
                 }
-                size_t at = (size_t)(slice0 + s) * g->slice_stride + (size_t)j * g->stride + col0;
-                kern->row3(&r, &o, cols, out + at);
-            }
         }
     }
 }

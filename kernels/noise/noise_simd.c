@@ -68,16 +68,28 @@ static inline wk_lut16 row_terms(float y, const uint32_t *ymask, const uint32_t 
 
 static inline wk_vf lerp(wk_vf t, wk_vf a, wk_vf b) { return wk_vf_add(a, wk_vf_mul(t, wk_vf_sub(b, a))); }
 
+#define WK_INLINE static inline __attribute__((always_inline))
+
+/* Runs fn(args..., i, m) over the full vectors of n lanes, then once over the
+ * tail (m < WK_W): the same vector code, inlined twice so that the main loop
+ * compiles with m a constant. */
+#define VECTOR_LOOP(n, fn, ...)                                          \
+    do {                                                                 \
+        size_t i_ = 0;                                                   \
+        for (; i_ + WK_W <= (n); i_ += WK_W) fn(__VA_ARGS__, i_, WK_W);  \
+        if (i_ < (n)) fn(__VA_ARGS__, i_, (n) - i_);                     \
+    } while (0)
+
 /* Loads and stores of m <= WK_W lanes: full vectors or the tail. */
-static inline wk_vf load_f(const float *p, size_t m) { return m == WK_W ? wk_vf_loadu(p) : wk_vf_load_part(p, m); }
-static inline wk_vi load_i(const uint32_t *p, size_t m) { return m == WK_W ? wk_vi_loadu(p) : wk_vi_load_part(p, m); }
-static inline void store_f(float *p, wk_vf a, size_t m) {
+WK_INLINE wk_vf load_f(const float *p, size_t m) { return m == WK_W ? wk_vf_loadu(p) : wk_vf_load_part(p, m); }
+WK_INLINE wk_vi load_i(const uint32_t *p, size_t m) { return m == WK_W ? wk_vi_loadu(p) : wk_vi_load_part(p, m); }
+WK_INLINE void store_f(float *p, wk_vf a, size_t m) {
     if (m == WK_W) wk_vf_storeu(p, a);
     else wk_vf_store_part(p, a, m);
 }
 
 /* out = first ? amp * n : out + amp * n, then / divisor when asked. */
-static inline void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m) {
+WK_INLINE void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m) {
     wk_vf s = wk_vf_mul(wk_vf_set1(o->amp), n);
     if (!o->first) s = wk_vf_add(load_f(out, m), s);
     if (o->divide) s = wk_vf_div(s, wk_vf_set1(o->divisor));
@@ -155,8 +167,6 @@ static inline void corners3(const corner_ctx *c, int mode, const wk_row3 *r, siz
 
 /* ------------------------------------------------------------- 2D rows */
 
-/* always_inline with a constant `mode` gives each corner source its own loop. */
-#define WK_INLINE static inline __attribute__((always_inline))
 
 /* Calls loop(..., mode) with `mode` a constant for each corner source. */
 #define DISPATCH_MODE(c, loop, ...)                                                   \
@@ -190,22 +200,33 @@ static inline void grad2_corners(const grad2_row *g, const wk_vi h[4], wk_vf x0,
 
 /* Dense rows look up, per cell, the sign of the x term and the y term
  * directly: the gradient tables composed with the row's corner tables. */
+typedef struct row2_dense_ctx {
+    const wk_row2 *r;
+    const wk_octave *o;
+    float *out;
+    wk_lut16 xsign[2], yterm[2];
+    wk_vf v;
+} row2_dense_ctx;
+
+WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) {
+    const wk_row2 *r = k->r;
+    wk_vi cell[2] = {load_i(r->cell + i, m)};
+    cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
+    wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, g[4];
+    for (int c = 0; c < 4; c++) /* corner (a, b) = (c >> 1, c & 1) */
+        g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], wk_lut16_get(k->xsign[c & 1], cell[c >> 1])),
+                         wk_vi_as_vf(wk_lut16_get(k->yterm[c & 1], cell[c >> 1])));
+    wk_vf u = load_f(r->u + i, m);
+    accumulate(k->o, lerp(k->v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), k->out + i, m);
+}
+
 static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     grad2_row grad = grad2_row_init(r);
-    wk_lut16 xsign[2] = {wk_lut16_compose(grad.xsign, r->h_y0), wk_lut16_compose(grad.xsign, r->h_y1)};
-    wk_lut16 yterm[2] = {wk_lut16_compose(grad.y0_terms, r->h_y0), wk_lut16_compose(grad.y1_terms, r->h_y1)};
-    wk_vf v = wk_vf_set1(r->v);
-    for (size_t i = 0; i < n; i += WK_W) {
-        size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vi cell[2] = {load_i(r->cell + i, m)};
-        cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
-        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, g[4];
-        for (int k = 0; k < 4; k++) /* corner (a, b) = (k >> 1, k & 1) */
-            g[k] = wk_vf_add(wk_vf_xor_bits(x[k >> 1], wk_lut16_get(xsign[k & 1], cell[k >> 1])),
-                             wk_vi_as_vf(wk_lut16_get(yterm[k & 1], cell[k >> 1])));
-        wk_vf u = load_f(r->u + i, m);
-        accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
-    }
+    row2_dense_ctx k = {r, o, out,
+                        {wk_lut16_compose(grad.xsign, r->h_y0), wk_lut16_compose(grad.xsign, r->h_y1)},
+                        {wk_lut16_compose(grad.y0_terms, r->h_y0), wk_lut16_compose(grad.y1_terms, r->h_y1)},
+                        wk_vf_set1(r->v)};
+    VECTOR_LOOP(n, row2_dense_at, &k);
 }
 
 WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *out,
@@ -287,28 +308,37 @@ static inline void row3_terms(const wk_row3 *r, wk_lut16 terms[4]) {
 }
 
 /* Dense 3D rows: x mask, x sign and row terms composed per cell, as row2_dense. */
-static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+typedef struct row3_dense_ctx {
+    const wk_row3 *r;
+    const wk_octave *o;
+    float *out;
     wk_lut16 terms[4], xmask[4], xsign[4];
-    row3_terms(r, terms);
+    wk_vf v, w;
+} row3_dense_ctx;
+
+WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) {
+    const wk_row3 *r = k->r;
+    wk_vi cell[2] = {load_i(r->cell + i, m)};
+    cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
+    wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
+    wk_vf g[8];
+    for (int c = 0; c < 8; c++) /* corner a + 2 b + 4 d */
+        g[c] = wk_vf_add(grad_term(x[c & 1], k->xmask[c >> 1], k->xsign[c >> 1], cell[c & 1]),
+                         wk_vi_as_vf(wk_lut16_get(k->terms[c >> 1], cell[c & 1])));
+    wk_vf near = lerp(k->v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
+    wk_vf far = lerp(k->v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
+    accumulate(k->o, lerp(k->w, near, far), k->out + i, m);
+}
+
+static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+    row3_dense_ctx k = {.r = r, .o = o, .out = out, .v = wk_vf_set1(r->v), .w = wk_vf_set1(r->w)};
+    row3_terms(r, k.terms);
     for (int t = 0; t < 4; t++) {
-        xmask[t] = wk_lut16_compose(wk_lut16_load(g3_xmask), r->h[t]);
-        xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
-        terms[t] = wk_lut16_compose(terms[t], r->h[t]);
+        k.xmask[t] = wk_lut16_compose(wk_lut16_load(g3_xmask), r->h[t]);
+        k.xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
+        k.terms[t] = wk_lut16_compose(k.terms[t], r->h[t]);
     }
-    wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w);
-    for (size_t i = 0; i < n; i += WK_W) {
-        size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vi cell[2] = {load_i(r->cell + i, m)};
-        cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
-        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
-        wk_vf g[8];
-        for (int k = 0; k < 8; k++) /* corner a + 2 b + 4 d */
-            g[k] = wk_vf_add(grad_term(x[k & 1], xmask[k >> 1], xsign[k >> 1], cell[k & 1]),
-                             wk_vi_as_vf(wk_lut16_get(terms[k >> 1], cell[k & 1])));
-        wk_vf near = lerp(v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
-        wk_vf far = lerp(v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
-        accumulate(o, lerp(w, near, far), out + i, m);
-    }
+    VECTOR_LOOP(n, row3_dense_at, &k);
 }
 
 WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
