@@ -54,8 +54,10 @@ static wk_status check_points(size_t n, const void *a, const void *b, const void
     return WK_OK;
 }
 
-wk_status wk_noise_perlin2(const float *x, const float *y, size_t n, uint32_t seed, float *out) {
-    wk_status s = check_points(n, x, y, x, out);
+/* Perlin noise at points, 2D when z is NULL: chunks across the team. */
+static wk_status perlin_points(const float *x, const float *y, const float *z, size_t n,
+                               uint32_t seed, float *out) {
+    wk_status s = check_points(n, x, y, z ? z : x, out);
     if (s != WK_OK || n == 0) return s;
     wk_perm perm;
     wk_perm_init(&perm, seed);
@@ -65,26 +67,22 @@ wk_status wk_noise_perlin2(const float *x, const float *y, size_t n, uint32_t se
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
     for (long long c = 0; c < chunks; c++) {
         size_t start = (size_t)c * POINT_CHUNK, count = n - start < POINT_CHUNK ? n - start : POINT_CHUNK;
-        k->perlin2(x + start, y + start, count, &perm, out + start);
+        if (z)
+            k->perlin3(x + start, y + start, z + start, count, &perm, out + start);
+        else
+            k->perlin2(x + start, y + start, count, &perm, out + start);
     }
     return WK_OK;
 }
 
+wk_status wk_noise_perlin2(const float *x, const float *y, size_t n, uint32_t seed, float *out) {
+    return perlin_points(x, y, NULL, n, seed, out);
+}
+
 wk_status wk_noise_perlin3(const float *x, const float *y, const float *z, size_t n,
                            uint32_t seed, float *out) {
-    wk_status s = check_points(n, x, y, z, out);
-    if (s != WK_OK || n == 0) return s;
-    wk_perm perm;
-    wk_perm_init(&perm, seed);
-    const wk_noise_kernels *k = kernels();
-    long long chunks = (long long)((n + POINT_CHUNK - 1) / POINT_CHUNK);
-    int threads = wk_threads_for(n, POINTS_PER_THREAD);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (long long c = 0; c < chunks; c++) {
-        size_t start = (size_t)c * POINT_CHUNK, count = n - start < POINT_CHUNK ? n - start : POINT_CHUNK;
-        k->perlin3(x + start, y + start, z + start, count, &perm, out + start);
-    }
-    return WK_OK;
+    if (n > 0 && !z) return WK_ERR_NULL;
+    return perlin_points(x, y, z, n, seed, out);
 }
 
 /* -------------------------------------------------------------- fBm plans */

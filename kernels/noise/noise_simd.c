@@ -107,9 +107,10 @@ typedef struct corner_ctx {
     wk_lut16 dense[4];
 } corner_ctx;
 
+/* dense: `tables` per-cell tables, or NULL to use the keys. */
 static inline void corner_init(corner_ctx *c, const wk_octave *o, const uint32_t *const *dense,
                                int tables) {
-    if (dense[0]) {
+    if (dense && dense[0]) {
         c->mode = CORNERS_DENSE;
         for (int t = 0; t < tables; t++) c->dense[t] = wk_lut16_load(dense[t]);
     } else if (o->lattice == WK_LATTICE_HASH) {
@@ -145,34 +146,31 @@ static inline void corners2(const corner_ctx *c, int mode, const wk_row2 *r, siz
     }
 }
 
-/* The eight corners of a 3D row's points: h[a + 2 b + 4 d] is corner
- * (X+a, Y+b, Z+d). */
+/* The eight corners of a 3D row's points from the keys: h[a + 2 b + 4 d] is
+ * corner (X+a, Y+b, Z+d). (Dense 3D rows go through row3_dense.) */
 static inline void corners3(const corner_ctx *c, int mode, const wk_row3 *r, size_t i, size_t m,
                             wk_vi h[8]) {
-    if (mode == CORNERS_DENSE) {
-        wk_vi cell = load_i(r->cell + i, m), next = wk_vi_add(cell, wk_vi_set1(1));
-        for (int t = 0; t < 4; t++) {
-            h[2 * t] = wk_lut16_get(c->dense[t], cell);
-            h[2 * t + 1] = wk_lut16_get(c->dense[t], next);
-        }
-    } else {
-        wk_vi q[4] = {load_i(r->q00 + i, m), load_i(r->q10 + i, m), load_i(r->q01 + i, m),
-                      load_i(r->q11 + i, m)};
-        for (int t = 0; t < 4; t++) {
-            h[t] = corner_from_keys(c, mode, q[t], r->z0, 28);
-            h[4 + t] = corner_from_keys(c, mode, q[t], r->z1, 28);
-        }
+    wk_vi q[4] = {load_i(r->q00 + i, m), load_i(r->q10 + i, m), load_i(r->q01 + i, m),
+                  load_i(r->q11 + i, m)};
+    for (int t = 0; t < 4; t++) {
+        h[t] = corner_from_keys(c, mode, q[t], r->z0, 28);
+        h[4 + t] = corner_from_keys(c, mode, q[t], r->z1, 28);
     }
 }
 
 /* ------------------------------------------------------------- 2D rows */
 
 
-/* Calls loop(..., mode) with `mode` a constant for each corner source. */
+/* Calls loop(..., mode) with `mode` a constant for each corner source;
+ * DISPATCH_KEYS for loops that never see dense tables. */
 #define DISPATCH_MODE(c, loop, ...)                                                   \
     do {                                                                              \
         if ((c)->mode == CORNERS_DENSE) loop(__VA_ARGS__, CORNERS_DENSE);             \
-        else if ((c)->mode == CORNERS_HASH) loop(__VA_ARGS__, CORNERS_HASH);          \
+        else DISPATCH_KEYS(c, loop, __VA_ARGS__);                                     \
+    } while (0)
+#define DISPATCH_KEYS(c, loop, ...)                                                   \
+    do {                                                                              \
+        if ((c)->mode == CORNERS_HASH) loop(__VA_ARGS__, CORNERS_HASH);               \
         else loop(__VA_ARGS__, CORNERS_PERM);                                         \
     } while (0)
 
@@ -231,10 +229,6 @@ static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *ou
 
 WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *out,
                          const corner_ctx *c, int mode) {
-    if (mode == CORNERS_DENSE) {
-        row2_dense(r, o, n, out);
-        return;
-    }
     grad2_row grad = grad2_row_init(r);
     wk_vf v = wk_vf_set1(r->v);
     for (size_t i = 0; i < n; i += WK_W) {
@@ -249,10 +243,13 @@ WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *
 }
 
 void WK_SIMD_NAME(wk_noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
+    if (r->h_y0) {
+        row2_dense(r, o, n, out);
+        return;
+    }
     corner_ctx c;
-    const uint32_t *dense[2] = {r->h_y0, r->h_y1};
-    corner_init(&c, o, dense, 2);
-    DISPATCH_MODE(&c, row2_loop, r, o, n, out, &c);
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, row2_loop, r, o, n, out, &c);
 }
 
 /* +-1.0f with the sign a gradient gives one axis: its partial derivative. */
@@ -343,10 +340,6 @@ static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *ou
 
 WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
                          const corner_ctx *c, int mode) {
-    if (mode == CORNERS_DENSE) {
-        row3_dense(r, o, n, out);
-        return;
-    }
     wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign), terms[4];
     row3_terms(r, terms);
     wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w);
@@ -365,9 +358,13 @@ WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *
 }
 
 void WK_SIMD_NAME(wk_noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+    if (r->h[0]) {
+        row3_dense(r, o, n, out);
+        return;
+    }
     corner_ctx c;
-    corner_init(&c, o, r->h, 4);
-    DISPATCH_MODE(&c, row3_loop, r, o, n, out, &c);
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, row3_loop, r, o, n, out, &c);
 }
 
 /* ----------------------------------------------------------- points */
