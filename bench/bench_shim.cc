@@ -184,7 +184,7 @@ void wk_bench_register(const char *name, wk_bench_fn fn, void *ctx, int threads_
         wk_bench_state st{&state};
         fn(&st, ctx);
         state.counters["threads"] = benchmark::Counter(static_cast<double>(threads_label));
-    })->UseRealTime()->Unit(benchmark::kMillisecond);
+    })->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 
 int wk_bench_keep_running(wk_bench_state *st) { return st->s->KeepRunning() ? 1 : 0; }
