@@ -75,6 +75,11 @@ int wk_buf_all_canary(const wk_buf *b); /* usable part still canary? */
 extern const uint32_t wk_canary_bits;
 int wk_is_canary(float f);
 
+/* The thread count checks run with (and restore): 0 (all cores) natively;
+ * 1 when built with WK_TESTS_SINGLE_THREAD (the aarch64 cross build: under
+ * qemu-aarch64 7.2 any OpenMP team of more than one thread hangs). */
+int wk_test_threads(void);
+
 /* ISAs this machine supports, WK_ISA_SCALAR first; returns the count. */
 int wk_supported_isas(int isas[4]);
 

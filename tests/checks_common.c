@@ -100,3 +100,11 @@ int wk_supported_isas(int isas[4]) {
         if (wk_isa_supported((wk_isa)isa)) isas[count++] = isa;
     return count;
 }
+
+int wk_test_threads(void) {
+#ifdef WK_TESTS_SINGLE_THREAD
+    return 1;
+#else
+    return 0;
+#endif
+}

@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    wk_set_threads(wk_test_threads());
     printf("worldkern %s, active ISA %s; supported:", wk_version(), wk_isa_name(wk_isa_active()));
     for (int isa = WK_ISA_SCALAR; isa <= WK_ISA_NEON; isa++)
         if (wk_isa_supported((wk_isa)isa)) printf(" %s", wk_isa_name((wk_isa)isa));

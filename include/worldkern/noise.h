@@ -100,7 +100,8 @@ typedef struct wk_grid3 {
  *   WK_ERR_NOT_FINITE   step, frequency, lacunarity or gain not finite
  *   WK_ERR_STRIDE       stride < nx, or slice_stride too small (3D)
  *   WK_ERR_OVERFLOW     the buffer extent overflows size_t, a global index
- *                       leaves +-2^53, or a lattice coordinate leaves +-2^62 */
+ *                       leaves +-2^53, a lattice coordinate leaves +-2^62,
+ *                       or the amplitudes (gain^k) sum to infinity */
 WK_API wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out);
 WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out);
 
@@ -117,8 +118,9 @@ WK_API wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g,
 WK_API wk_status wk_minmax(const float *x, size_t n, float *min, float *max);
 
 /* out[i] = (x[i] - lo) / (hi - lo): maps [lo, hi] linearly onto [0, 1]
- * (values outside extrapolate). out may equal x. lo, hi finite, hi > lo and
- * hi - lo finite, else WK_ERR_NOT_FINITE / WK_ERR_INVALID_ARG. */
+ * (values outside extrapolate). out may equal x. Errors: WK_ERR_NOT_FINITE
+ * when lo or hi is not finite, WK_ERR_INVALID_ARG unless hi > lo,
+ * WK_ERR_OVERFLOW when hi - lo overflows, WK_ERR_NULL. */
 WK_API wk_status wk_remap(const float *x, size_t n, float lo, float hi, float *out);
 
 #ifdef __cplusplus
