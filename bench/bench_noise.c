@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <worldkern/array.h>
 #include <worldkern/noise.h>
 
 #include "bench_shim.h"
@@ -47,31 +48,31 @@ typedef struct bench_case {
 
 /* ------------------------------------------------------------ kernels */
 
-static wk_status run_fbm2(const kernel *k, float *out) { return wk_noise_fbm2_grid(&k->fbm, &k->g2, out); }
-static wk_status run_fbm3(const kernel *k, float *out) { return wk_noise_fbm3_grid(&k->fbm, &k->g3, out); }
+static wk_status run_fbm2(const kernel *k, float *out) { return wk_noise_fbm2_grid(&k->fbm, &k->g2, out, NULL); }
+static wk_status run_fbm3(const kernel *k, float *out) { return wk_noise_fbm3_grid(&k->fbm, &k->g3, out, NULL); }
 
 static wk_status run_fbm2_deriv(const kernel *k, float *out) {
     size_t n = k->items;
-    return wk_noise_fbm2_grid_deriv(&k->fbm, &k->g2, out, out + n, out + 2 * n);
+    return wk_noise_fbm2_grid_deriv(&k->fbm, &k->g2, out, out + n, out + 2 * n, NULL);
 }
 
 static wk_status run_perlin2(const kernel *k, float *out) {
-    return wk_noise_perlin2(k->in[0], k->in[1], k->items, 0, out);
+    return wk_noise_perlin2(k->in[0], k->in[1], k->items, 0, out, NULL);
 }
 
 static wk_status run_perlin3(const kernel *k, float *out) {
-    return wk_noise_perlin3(k->in[0], k->in[1], k->in[2], k->items, 0, out);
+    return wk_noise_perlin3(k->in[0], k->in[1], k->in[2], k->items, 0, out, NULL);
 }
 
 static wk_status run_minmax(const kernel *k, float *out) {
-    return wk_minmax(k->in[0], k->items, &out[0], &out[1]);
+    return wk_minmax(k->in[0], k->items, &out[0], &out[1], NULL);
 }
 
 static wk_status run_remap(const kernel *k, float *out) {
-    return wk_remap(k->in[0], k->items, -1.0f, 1.0f, out);
+    return wk_remap(k->in[0], k->items, -1.0f, 1.0f, out, NULL);
 }
 
-static wk_fbm fbm(wk_lattice lattice, int octaves) {
+static wk_fbm fbm(uint32_t lattice, int octaves) {
     wk_fbm f;
     f.lattice = lattice;
     f.seed = 0;
@@ -260,7 +261,7 @@ static void bm_kernel(wk_bench_state *st, void *vctx) {
 
 static const wk_isa all_isas[] = {WK_ISA_SCALAR, WK_ISA_AVX2, WK_ISA_AVX512, WK_ISA_NEON};
 
-int main(int argc, char **argv) {
+void wk_bench_register_noise(void) {
     init_kernel_params();
 
     wk_set_threads(0);
@@ -272,7 +273,7 @@ int main(int argc, char **argv) {
 
     size_t isa_count = sizeof all_isas / sizeof all_isas[0];
     bench_case *cases = (bench_case *)calloc(KERNEL_COUNT * 2 * isa_count, sizeof *cases);
-    if (!cases) return 1;
+    if (!cases) return;
     size_t n = 0;
 
     fprintf(stderr, "worldkern %s; ISAs:", wk_version());
@@ -298,5 +299,4 @@ int main(int argc, char **argv) {
         }
     }
 
-    return wk_bench_run(argc, argv);
 }

@@ -22,6 +22,7 @@
 #ifndef WORLDKERN_NOISE_H
 #define WORLDKERN_NOISE_H
 
+#include "grid.h"
 #include "wk.h"
 
 #ifdef __cplusplus
@@ -33,11 +34,12 @@ extern "C" {
  * out: n floats. Inputs and output may alias exactly (out == x is fine) but
  * must not overlap partially. n = 0 is a no-op (pointers may then be NULL).
  * A NaN or infinite coordinate gives a NaN output (the quiet NaN 0x7FC00000).
+ * Partial overlap of out with an input is WK_ERR_ALIAS.
  * Errors: WK_ERR_NULL; WK_ERR_OVERFLOW when n * sizeof(float) overflows. */
 WK_API wk_status wk_noise_perlin2(const float *x, const float *y, size_t n,
-                           uint32_t seed, float *out);
+                                  uint32_t seed, float *out, const wk_exec *exec);
 WK_API wk_status wk_noise_perlin3(const float *x, const float *y, const float *z,
-                           size_t n, uint32_t seed, float *out);
+                                  size_t n, uint32_t seed, float *out, const wk_exec *exec);
 
 /* Which lattice fBm samples.
  * WK_LATTICE_PERM: the seeded permutation above (period 256 cells).
@@ -49,79 +51,54 @@ WK_API wk_status wk_noise_perlin3(const float *x, const float *y, const float *z
  *       v = (uint64_t)C * 0x9E3779B97F4A7C15 + (seed + 1) * 0xD1B54A32D192ED03
  *           + (a + 1) * 0x8CB92BA72F3D8DD7;
  *       v = (v ^ (v >> 32)) * 0xD6E8FEB86659FD93;  axis hash = (uint32_t)(v ^ (v >> 32)). */
-typedef enum wk_lattice { WK_LATTICE_PERM = 0, WK_LATTICE_HASH = 1 } wk_lattice;
+enum { WK_LATTICE_PERM = 0, WK_LATTICE_HASH = 1 };
 
 /* Fractal Brownian motion: the sum of `octaves` noise layers.
  * Octave k (0-based) evaluates the noise with seed (seed + k) at
  * position * frequency * lacunarity^k with amplitude gain^k (both powers by
  * repeated multiplication, frequency in double, amplitude in float). With
- * normalize != 0 the sum is divided by the sum of the amplitudes. */
+ * normalize != 0 the sum is divided by the sum of the amplitudes.
+ * Fixed-width fields and reserved space (zero) follow wk.h's growth rule. */
 typedef struct wk_fbm {
-    wk_lattice lattice;
+    uint32_t lattice;   /* WK_LATTICE_PERM or WK_LATTICE_HASH */
     uint32_t seed;
-    int octaves;        /* 1..16 */
+    int32_t octaves;    /* 1..16 */
+    int32_t normalize;  /* nonzero: divide by the sum of amplitudes (must not be 0) */
     double frequency;   /* lattice cells per world unit; finite, > 0 */
     double lacunarity;  /* frequency factor per octave; finite, > 0 */
     float gain;         /* amplitude factor per octave; finite */
-    int normalize;      /* nonzero: divide by the sum of amplitudes (must not be 0) */
+    uint32_t reserved[7];
 } wk_fbm;
+/* HASH lattice, seed 0, 5 octaves normalized, a lattice cell every 64 world
+ * units, lacunarity 2, gain 0.5. */
+#define WK_FBM_DEFAULTS {WK_LATTICE_HASH, 0, 5, 1, 1.0 / 64, 2.0, 0.5f, {0, 0, 0, 0, 0, 0, 0}}
 
-/* A uniform grid of samples. Sample (i, j) sits at world position
- * ((i0 + i) * step, (j0 + j) * step) and is written to out[j * stride + i].
- * Because positions come from the global index (i0 + i), a grid cut into
- * sub-grids with other origins gives bit-identical samples to the whole grid.
- * Lattice coordinates (cell + fraction) are formed in double, so sampling
- * stays smooth far from the origin.
- * nx, ny >= 1 (0 is a no-op); stride >= nx (floats); step finite, > 0.
- * The out buffer must hold (ny - 1) * stride + nx floats; floats between
- * rows (stride > nx) are not touched. */
-typedef struct wk_grid2 {
-    int64_t i0, j0;
-    uint32_t nx, ny;
-    double step;
-    size_t stride;
-} wk_grid2;
+/* Grids: wk_grid2 / wk_grid3 of grid.h. Lattice coordinates (cell +
+ * fraction) are formed in double, so sampling stays smooth far from the
+ * origin. */
 
-/* 3D: sample (i, j, k) at ((i0+i)*step, (j0+j)*step, (k0+k)*step), written to
- * out[k * slice_stride + j * stride + i]; stride >= nx and
- * slice_stride >= (ny - 1) * stride + nx. */
-typedef struct wk_grid3 {
-    int64_t i0, j0, k0;
-    uint32_t nx, ny, nz;
-    double step;
-    size_t stride, slice_stride;
-} wk_grid3;
-
-/* fBm over a grid. Errors, with `out` untouched:
+/* fBm over a grid. Errors, with `out` untouched (wk_last_error_detail()
+ * names the argument and value):
  *   WK_ERR_NULL         f, g or out is NULL (out may be NULL for an empty grid)
  *   WK_ERR_INVALID_ARG  octaves outside 1..16, lattice unknown, step,
  *                       frequency or lacunarity <= 0, normalize with a zero
- *                       amplitude sum
+ *                       amplitude sum, nonzero reserved space
  *   WK_ERR_NOT_FINITE   step, frequency, lacunarity or gain not finite
  *   WK_ERR_STRIDE       stride < nx, or slice_stride too small (3D)
  *   WK_ERR_OVERFLOW     the buffer extent overflows size_t, a global index
  *                       leaves +-2^53, a lattice coordinate leaves +-2^62,
  *                       or the amplitudes (gain^k) sum to infinity */
-WK_API wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out);
-WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out);
+WK_API wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out,
+                                    const wk_exec *exec);
+WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out,
+                                    const wk_exec *exec);
 
 /* fBm over a 2D grid with its analytic gradient: value as wk_noise_fbm2_grid
  * (bit-identical), ddx and ddy the derivatives of that value with respect to
  * world x and y (per world unit). All three buffers use the grid's layout and
- * must not overlap. Errors as wk_noise_fbm2_grid. */
-WK_API wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g,
-                                   float *value, float *ddx, float *ddy);
-
-/* Minimum and maximum of n floats, ignoring NaNs; -0.0f orders below +0.0f.
- * When n is 0 or every value is NaN, *min = +INFINITY and *max = -INFINITY
- * (the identities, so results of chunks combine). Errors: WK_ERR_NULL. */
-WK_API wk_status wk_minmax(const float *x, size_t n, float *min, float *max);
-
-/* out[i] = (x[i] - lo) / (hi - lo): maps [lo, hi] linearly onto [0, 1]
- * (values outside extrapolate). out may equal x. Errors: WK_ERR_NOT_FINITE
- * when lo or hi is not finite, WK_ERR_INVALID_ARG unless hi > lo,
- * WK_ERR_OVERFLOW when hi - lo overflows, WK_ERR_NULL. */
-WK_API wk_status wk_remap(const float *x, size_t n, float lo, float hi, float *out);
+ * must not overlap (WK_ERR_ALIAS). Errors as wk_noise_fbm2_grid. */
+WK_API wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g, float *value,
+                                          float *ddx, float *ddy, const wk_exec *exec);
 
 #ifdef __cplusplus
 }

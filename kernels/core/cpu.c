@@ -1,4 +1,4 @@
-/* CPU feature detection: cpuid + xgetbv on x86-64, HWCAP on aarch64. */
+/* CPU feature detection: cpuid + xgetbv on x86-64; NEON is mandatory on aarch64. */
 #include <stdatomic.h>
 
 #include "wk_core.h"
@@ -62,25 +62,18 @@ static unsigned features(void) {
     return f;
 }
 
-unsigned wk_cpu_isa_mask(void) { return features() & 0xFFu; }
+unsigned wk__cpu_isa_mask(void) { return features() & 0xFFu; }
 
-int wk_cpu_has_avx512vbmi(void) { return (features() >> 8) & 1; }
+int wk__cpu_has_avx512vbmi(void) { return (features() >> 8) & 1; }
 
-#elif defined(__aarch64__)
-#include <sys/auxv.h>
-#ifndef HWCAP_ASIMD
-#define HWCAP_ASIMD (1 << 1)
-#endif
+#elif defined(__aarch64__) || defined(_M_ARM64)
+/* Advanced SIMD is mandatory on AArch64 (Linux, macOS, Windows alike), so
+ * there is nothing to probe. */
+unsigned wk__cpu_isa_mask(void) { return (1u << WK_ISA_SCALAR) | (1u << WK_ISA_NEON); }
 
-unsigned wk_cpu_isa_mask(void) {
-    unsigned mask = 1u << WK_ISA_SCALAR;
-    if (getauxval(AT_HWCAP) & HWCAP_ASIMD) mask |= 1u << WK_ISA_NEON;
-    return mask;
-}
-
-int wk_cpu_has_avx512vbmi(void) { return 0; }
+int wk__cpu_has_avx512vbmi(void) { return 0; }
 
 #else
-unsigned wk_cpu_isa_mask(void) { return 1u << WK_ISA_SCALAR; }
-int wk_cpu_has_avx512vbmi(void) { return 0; }
+unsigned wk__cpu_isa_mask(void) { return 1u << WK_ISA_SCALAR; }
+int wk__cpu_has_avx512vbmi(void) { return 0; }
 #endif

@@ -1,88 +1,78 @@
 /* Public entry points of the noise family: validate, prepare lattice data in
  * shared scalar code, split the work across threads, call the ISA table. */
+#include "core/wk_fp_guard.h"
+
 #include <math.h>
 #include <stdint.h>
 
-#include "../core/wk_core.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "core/wk_core.h"
 #include "noise_impl.h"
 #include "noise_lattice.h"
 
-/* ---------------------------------------------------------------- dispatch */
-
-extern const wk_noise_kernels wk_noise_kernels_ref;
-#ifdef WK_HAVE_AVX2
-extern const wk_noise_kernels wk_noise_kernels_avx2;
-#endif
-#ifdef WK_HAVE_AVX512
-extern const wk_noise_kernels wk_noise_kernels_avx512, wk_noise_kernels_avx512vbmi;
-#endif
-#ifdef WK_HAVE_NEON
-extern const wk_noise_kernels wk_noise_kernels_neon;
-#endif
-
-const wk_noise_kernels *wk_noise_kernels_for(int isa) {
-    switch (isa) {
-    case WK_ISA_SCALAR: return &wk_noise_kernels_ref;
-#ifdef WK_HAVE_AVX2
-    case WK_ISA_AVX2: return &wk_noise_kernels_avx2;
-#endif
-#ifdef WK_HAVE_AVX512
-    case WK_ISA_AVX512:
-        return wk_cpu_has_avx512vbmi() ? &wk_noise_kernels_avx512vbmi : &wk_noise_kernels_avx512;
-#endif
-#ifdef WK_HAVE_NEON
-    case WK_ISA_NEON: return &wk_noise_kernels_neon;
-#endif
-    default: return NULL;
-    }
-}
-
-static const wk_noise_kernels *kernels(void) { return wk_noise_kernels_for(wk_isa_active()); }
+WK__DISPATCH_SIMD(wk__noise_kernels, noise_kernels)
 
 /* ------------------------------------------------------------------ points */
 
-enum { POINT_CHUNK = 4096, POINTS_PER_THREAD = 16384 };
+enum { POINT_CHUNK = 4096 };
 
-static wk_status check_points(size_t n, const void *a, const void *b, const void *c,
-                              const void *out) {
-    if (n == 0) return WK_OK;
-    if (!a || !b || !c || !out) return WK_ERR_NULL;
-    if (n > SIZE_MAX / sizeof(float)) return WK_ERR_OVERFLOW;
-    return WK_OK;
-}
-
-/* Perlin noise at points, 2D when z is NULL: chunks across the team. */
-static wk_status perlin_points(const float *x, const float *y, const float *z, size_t n,
-                               uint32_t seed, float *out) {
-    wk_status s = check_points(n, x, y, z ? z : x, out);
-    if (s != WK_OK || n == 0) return s;
+typedef struct points_job {
+    const wk__noise_kernels *k;
+    const float *x, *y, *z; /* z NULL: 2D */
+    size_t n;
     wk_perm perm;
-    wk_perm_init(&perm, seed);
-    const wk_noise_kernels *k = kernels();
-    long long chunks = (long long)((n + POINT_CHUNK - 1) / POINT_CHUNK);
-    int threads = wk_threads_for(n, POINTS_PER_THREAD);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (long long c = 0; c < chunks; c++) {
-        size_t start = (size_t)c * POINT_CHUNK, count = n - start < POINT_CHUNK ? n - start : POINT_CHUNK;
-        if (z)
-            k->perlin3(x + start, y + start, z + start, count, &perm, out + start);
+    float *out;
+} points_job;
+
+static void points_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    const points_job *job = ctx;
+    for (size_t c = begin; c < end; c++) {
+        size_t start = c * POINT_CHUNK, count = job->n - start < POINT_CHUNK ? job->n - start : POINT_CHUNK;
+        if (job->z)
+            job->k->perlin3(job->x + start, job->y + start, job->z + start, count, &job->perm, job->out + start);
         else
-            k->perlin2(x + start, y + start, count, &perm, out + start);
+            job->k->perlin2(job->x + start, job->y + start, count, &job->perm, job->out + start);
     }
+}
+
+/* out may equal an input exactly, but not overlap it partially. */
+static wk_status check_out_alias(const float *in, const float *out, size_t n, const char *name) {
+    if (in != out && wk__overlap(in, n * sizeof(float), out, n * sizeof(float)))
+        return wk__fail(WK_ERR_ALIAS, "out overlaps %s partially (equal pointers are allowed)", name);
     return WK_OK;
 }
 
-wk_status wk_noise_perlin2(const float *x, const float *y, size_t n, uint32_t seed, float *out) {
-    return perlin_points(x, y, NULL, n, seed, out);
+/* Perlin noise at points, 2D when dims is 2. */
+static wk_status perlin_points(const wk__call *call, int dims, const float *x, const float *y,
+                               const float *z, size_t n, uint32_t seed, float *out) {
+    if (n == 0) return WK_OK;
+    if (!x || !y || (dims == 3 && !z) || !out)
+        return wk__fail(WK_ERR_NULL, "x, y%s and out must not be NULL with n = %zu", dims == 3 ? ", z" : "", n);
+    if (n > SIZE_MAX / sizeof(float)) return wk__fail(WK_ERR_OVERFLOW, "n = %zu floats overflow size_t bytes", n);
+    wk_status s = check_out_alias(x, out, n, "x");
+    if (s == WK_OK) s = check_out_alias(y, out, n, "y");
+    if (s == WK_OK && dims == 3) s = check_out_alias(z, out, n, "z");
+    if (s != WK_OK) return s;
+    points_job job = {noise_kernels(call), x, y, dims == 3 ? z : NULL, n, {{0}}, out};
+    wk__perm_init(&job.perm, seed);
+    wk__parallel_for(call, n / POINT_CHUNK + (n % POINT_CHUNK != 0), POINT_CHUNK, points_part, &job);
+    return WK_OK;
 }
 
-wk_status wk_noise_perlin3(const float *x, const float *y, const float *z, size_t n,
-                           uint32_t seed, float *out) {
-    if (n > 0 && !z) return WK_ERR_NULL;
-    return perlin_points(x, y, z, n, seed, out);
+wk_status wk_noise_perlin2(const float *x, const float *y, size_t n, uint32_t seed, float *out,
+                           const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = perlin_points(&call, 2, x, y, NULL, n, seed, out);
+    return wk__end(&call, s);
+}
+
+wk_status wk_noise_perlin3(const float *x, const float *y, const float *z, size_t n, uint32_t seed,
+                           float *out, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = perlin_points(&call, 3, x, y, z, n, seed, out);
+    return wk__end(&call, s);
 }
 
 /* -------------------------------------------------------------- fBm plans */
@@ -92,7 +82,7 @@ enum { MAX_OCTAVES = 16 };
 /* Everything about an fBm call that does not depend on the grid point. */
 typedef struct fbm_plan {
     int octaves;
-    wk_lattice lattice;
+    uint32_t lattice;
     double step;
     double freq[MAX_OCTAVES];
     float amp[MAX_OCTAVES];
@@ -103,12 +93,20 @@ typedef struct fbm_plan {
 } fbm_plan;
 
 static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
-    if (f->lattice != WK_LATTICE_PERM && f->lattice != WK_LATTICE_HASH) return WK_ERR_INVALID_ARG;
-    if (f->octaves < 1 || f->octaves > MAX_OCTAVES) return WK_ERR_INVALID_ARG;
-    if (!isfinite(step) || !isfinite(f->frequency) || !isfinite(f->lacunarity) ||
-        !isfinite(f->gain))
-        return WK_ERR_NOT_FINITE;
-    if (!(step > 0) || !(f->frequency > 0) || !(f->lacunarity > 0)) return WK_ERR_INVALID_ARG;
+    if (!f) return wk__fail(WK_ERR_NULL, "f is NULL");
+    if (!wk__all_zero(f->reserved, sizeof f->reserved)) return wk__fail(WK_ERR_INVALID_ARG, "f->reserved must be zero");
+    if (f->lattice != WK_LATTICE_PERM && f->lattice != WK_LATTICE_HASH)
+        return wk__fail(WK_ERR_INVALID_ARG, "f->lattice must be WK_LATTICE_PERM (0) or WK_LATTICE_HASH (1), got %u",
+                        f->lattice);
+    if (f->octaves < 1 || f->octaves > MAX_OCTAVES)
+        return wk__fail(WK_ERR_INVALID_ARG, "f->octaves must be 1..%d, got %d", MAX_OCTAVES, (int)f->octaves);
+    if (!isfinite(f->frequency)) return wk__fail(WK_ERR_NOT_FINITE, "f->frequency must be finite, got %g", f->frequency);
+    if (!isfinite(f->lacunarity))
+        return wk__fail(WK_ERR_NOT_FINITE, "f->lacunarity must be finite, got %g", f->lacunarity);
+    if (!isfinite(f->gain)) return wk__fail(WK_ERR_NOT_FINITE, "f->gain must be finite, got %g", (double)f->gain);
+    if (!(f->frequency > 0)) return wk__fail(WK_ERR_INVALID_ARG, "f->frequency must be > 0, got %g", f->frequency);
+    if (!(f->lacunarity > 0))
+        return wk__fail(WK_ERR_INVALID_ARG, "f->lacunarity must be > 0, got %g", f->lacunarity);
     plan->octaves = f->octaves;
     plan->lattice = f->lattice;
     plan->step = step;
@@ -123,25 +121,30 @@ static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
         freq *= f->lacunarity;
         amp *= f->gain;
     }
-    if (!isfinite(amp_sum)) return WK_ERR_OVERFLOW;
-    if (plan->normalize && amp_sum == 0.0f) return WK_ERR_INVALID_ARG;
+    if (!isfinite(amp_sum))
+        return wk__fail(WK_ERR_OVERFLOW, "the amplitudes gain^k (gain %g) sum to infinity", (double)f->gain);
+    if (plan->normalize && amp_sum == 0.0f)
+        return wk__fail(WK_ERR_INVALID_ARG, "f->normalize needs a nonzero amplitude sum (gain %g)", (double)f->gain);
     plan->amp_sum = amp_sum;
     return WK_OK;
 }
 
 static void plan_permutations(fbm_plan *plan) {
     if (plan->lattice == WK_LATTICE_PERM)
-        for (int k = 0; k < plan->octaves; k++) wk_perm_init(&plan->perm[k], plan->seed[k]);
+        for (int k = 0; k < plan->octaves; k++) wk__perm_init(&plan->perm[k], plan->seed[k]);
 }
 
 /* Global indices must stay within +-2^53 (exact in double) and lattice
  * coordinates within +-2^62 (exact cells in int64) at every octave. */
-static wk_status check_axis(const fbm_plan *plan, int64_t origin, uint32_t count) {
+static wk_status check_axis(const fbm_plan *plan, int64_t origin, uint32_t count, const char *axis) {
     const int64_t limit = (int64_t)1 << 53;
-    if (origin < -limit || origin > limit - (int64_t)count) return WK_ERR_OVERFLOW;
+    if (origin < -limit || origin > limit - (int64_t)count)
+        return wk__fail(WK_ERR_OVERFLOW, "g->%s0 + n%s must stay within +-2^53, got origin %lld, count %u", axis,
+                        axis, (long long)origin, count);
     double reach = fmax(fabs((double)origin), fabs((double)(origin + (int64_t)count - 1)));
     for (int k = 0; k < plan->octaves; k++)
-        if (!(reach * plan->step * plan->freq[k] < 0x1p62)) return WK_ERR_OVERFLOW;
+        if (!(reach * plan->step * plan->freq[k] < 0x1p62))
+            return wk__fail(WK_ERR_OVERFLOW, "lattice coordinate along %s leaves +-2^62 at octave %d", axis, k);
     return WK_OK;
 }
 
@@ -179,8 +182,8 @@ static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t ori
             key0[i] = (uint32_t)((uint64_t)c & 255);
             key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
         } else {
-            key0[i] = wk_axis_hash(c, plan->seed[k], axis);
-            key1[i] = wk_axis_hash(c + 1, plan->seed[k], axis);
+            key0[i] = wk__axis_hash(c, plan->seed[k], axis);
+            key1[i] = wk__axis_hash(c + 1, plan->seed[k], axis);
         }
         frac[i] = t;
         frac1[i] = t - 1.0f;
@@ -210,7 +213,7 @@ typedef struct tile_columns {
 
 static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
     if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k].p[(uint64_t)cell & 255];
-    return wk_axis_hash(cell, plan->seed[k], 0);
+    return wk__axis_hash(cell, plan->seed[k], 0);
 }
 
 /* Cells grow with the column, so a segment's first and last bound its span. */
@@ -284,21 +287,18 @@ static lattice_1d lattice_at(const fbm_plan *plan, int k, unsigned axis, int64_t
 
 /* ----------------------------------------------------------------- 2D grid */
 
-enum { TILE_ROWS_2D = 256, GRID_POINTS_PER_THREAD = 32768 };
+enum { TILE_ROWS_2D = 256 };
 
-static wk_status check_grid2(const wk_fbm *f, const wk_grid2 *g, fbm_plan *plan) {
-    wk_status s = plan_fbm(f, g->step, plan);
-    if (s != WK_OK) return s;
-    if (g->nx == 0 || g->ny == 0) return WK_OK;
-    if (g->stride < g->nx) return WK_ERR_STRIDE;
-    size_t rows_before_last = (size_t)g->ny - 1;
-    if (rows_before_last > (SIZE_MAX / sizeof(float) - g->nx) / g->stride) return WK_ERR_OVERFLOW;
-    if ((s = check_axis(plan, g->i0, g->nx)) != WK_OK) return s;
-    return check_axis(plan, g->j0, g->ny);
+static wk_status check_grid2(const wk_fbm *f, const wk_grid2 *g, fbm_plan *plan, size_t *floats) {
+    wk_status s = wk__check_grid2(g, "g", floats);
+    if (s == WK_OK) s = plan_fbm(f, g->step, plan);
+    if (s != WK_OK || *floats == 0) return s;
+    if ((s = check_axis(plan, g->i0, g->nx, "i")) != WK_OK) return s;
+    return check_axis(plan, g->j0, g->ny, "j");
 }
 
 /* Value (and, with ddx/ddy, derivatives) of the 2D fBm over one tile. */
-static void fbm2_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const wk_grid2 *g,
+static void fbm2_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const wk_grid2 *g,
                       uint32_t col0, uint32_t cols, uint32_t row0, uint32_t rows, float *value,
                       float *ddx, float *ddy) {
     tile_columns c;
@@ -335,55 +335,75 @@ static void fbm2_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
     }
 }
 
-static wk_status fbm2_run(const wk_fbm *f, const wk_grid2 *g, float *value, float *ddx,
-                          float *ddy, int with_deriv) {
-    if (!f || !g) return WK_ERR_NULL;
-    fbm_plan plan;
-    wk_status s = check_grid2(f, g, &plan);
-    if (s != WK_OK || g->nx == 0 || g->ny == 0) return s;
-    if (!value || (with_deriv && (!ddx || !ddy))) return WK_ERR_NULL;
-    plan_permutations(&plan);
-    const wk_noise_kernels *kern = kernels();
-    long long tiles_x = (g->nx + TILE_COLS - 1) / TILE_COLS;
-    long long tiles_y = (g->ny + TILE_ROWS_2D - 1) / TILE_ROWS_2D;
-    int threads = wk_threads_for((size_t)g->nx * g->ny * (size_t)plan.octaves, GRID_POINTS_PER_THREAD);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (long long t = 0; t < tiles_x * tiles_y; t++) {
-        uint32_t col0 = (uint32_t)(t % tiles_x) * TILE_COLS, row0 = (uint32_t)(t / tiles_x) * TILE_ROWS_2D;
+/* Tiles along an axis of `count` samples; size_t so that counts near
+ * UINT32_MAX do not wrap. */
+static size_t tiles_along(uint32_t count, uint32_t tile) { return ((size_t)count + tile - 1) / tile; }
+
+typedef struct fbm2_job {
+    const wk__noise_kernels *kern;
+    const fbm_plan *plan;
+    const wk_grid2 *g;
+    size_t tiles_x;
+    float *value, *ddx, *ddy;
+} fbm2_job;
+
+static void fbm2_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    const fbm2_job *job = ctx;
+    const wk_grid2 *g = job->g;
+    for (size_t t = begin; t < end; t++) {
+        uint32_t col0 = (uint32_t)(t % job->tiles_x * TILE_COLS), row0 = (uint32_t)(t / job->tiles_x * TILE_ROWS_2D);
         uint32_t cols = g->nx - col0 < TILE_COLS ? g->nx - col0 : TILE_COLS;
         uint32_t rows = g->ny - row0 < TILE_ROWS_2D ? g->ny - row0 : TILE_ROWS_2D;
-        fbm2_tile(kern, &plan, g, col0, cols, row0, rows, value, ddx, ddy);
+        fbm2_tile(job->kern, job->plan, g, col0, cols, row0, rows, job->value, job->ddx, job->ddy);
     }
+}
+
+static wk_status fbm2_run(const wk__call *call, const wk_fbm *f, const wk_grid2 *g, float *value, float *ddx,
+                          float *ddy, int with_deriv) {
+    fbm_plan plan;
+    size_t floats;
+    wk_status s = check_grid2(f, g, &plan, &floats);
+    if (s != WK_OK || floats == 0) return s;
+    if (!value || (with_deriv && (!ddx || !ddy)))
+        return wk__fail(WK_ERR_NULL, with_deriv ? "value, ddx and ddy must not be NULL" : "out is NULL");
+    size_t bytes = floats * sizeof(float);
+    if (with_deriv && (wk__overlap(value, bytes, ddx, bytes) || wk__overlap(value, bytes, ddy, bytes) ||
+                       wk__overlap(ddx, bytes, ddy, bytes)))
+        return wk__fail(WK_ERR_ALIAS, "value, ddx and ddy must not overlap");
+    plan_permutations(&plan);
+    fbm2_job job = {noise_kernels(call), &plan, g, tiles_along(g->nx, TILE_COLS), value, ddx, ddy};
+    size_t tiles = job.tiles_x * tiles_along(g->ny, TILE_ROWS_2D);
+    wk__parallel_for(call, tiles, (size_t)TILE_COLS * TILE_ROWS_2D * (size_t)plan.octaves, fbm2_part, &job);
     return WK_OK;
 }
 
-wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out) {
-    return fbm2_run(f, g, out, NULL, NULL, 0);
+wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = fbm2_run(&call, f, g, out, NULL, NULL, 0);
+    return wk__end(&call, s);
 }
 
-wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g, float *value, float *ddx,
-                                   float *ddy) {
-    return fbm2_run(f, g, value, ddx, ddy, 1);
+wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g, float *value, float *ddx, float *ddy,
+                                   const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = fbm2_run(&call, f, g, value, ddx, ddy, 1);
+    return wk__end(&call, s);
 }
 
 /* ----------------------------------------------------------------- 3D grid */
 
 enum { TILE_ROWS_3D = 16, TILE_SLICES_3D = 16 };
 
-static wk_status check_grid3(const wk_fbm *f, const wk_grid3 *g, fbm_plan *plan) {
-    wk_status s = plan_fbm(f, g->step, plan);
-    if (s != WK_OK) return s;
-    if (g->nx == 0 || g->ny == 0 || g->nz == 0) return WK_OK;
-    if (g->stride < g->nx) return WK_ERR_STRIDE;
-    const size_t max_floats = SIZE_MAX / sizeof(float);
-    size_t rows_before_last = (size_t)g->ny - 1;
-    if (rows_before_last > (max_floats - g->nx) / g->stride) return WK_ERR_OVERFLOW;
-    size_t slice_extent = rows_before_last * g->stride + g->nx;
-    if (g->slice_stride < slice_extent) return WK_ERR_STRIDE;
-    if ((size_t)g->nz - 1 > (max_floats - slice_extent) / g->slice_stride) return WK_ERR_OVERFLOW;
-    if ((s = check_axis(plan, g->i0, g->nx)) != WK_OK) return s;
-    if ((s = check_axis(plan, g->j0, g->ny)) != WK_OK) return s;
-    return check_axis(plan, g->k0, g->nz);
+static wk_status check_grid3(const wk_fbm *f, const wk_grid3 *g, fbm_plan *plan, size_t *floats) {
+    wk_status s = wk__check_grid3(g, "g", floats);
+    if (s == WK_OK) s = plan_fbm(f, g->step, plan);
+    if (s != WK_OK || *floats == 0) return s;
+    if ((s = check_axis(plan, g->i0, g->nx, "i")) != WK_OK) return s;
+    if ((s = check_axis(plan, g->j0, g->ny, "j")) != WK_OK) return s;
+    return check_axis(plan, g->k0, g->nz, "k");
 }
 
 /* Per-column keys of one 3D row: the column keys combined with the row's Y. */
@@ -425,7 +445,7 @@ static void row_keys_for(const fbm_plan *plan, int k, const tile_columns *c, siz
     }
 }
 
-static void fbm3_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const wk_grid3 *g,
+static void fbm3_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const wk_grid3 *g,
                       uint32_t col0, uint32_t cols, uint32_t row0, uint32_t rows, uint32_t slice0,
                       uint32_t slices, float *out) {
     tile_columns c;
@@ -462,79 +482,47 @@ static void fbm3_tile(const wk_noise_kernels *kern, const fbm_plan *plan, const 
     }
 }
 
-wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out) {
-    if (!f || !g) return WK_ERR_NULL;
-    fbm_plan plan;
-    wk_status s = check_grid3(f, g, &plan);
-    if (s != WK_OK || g->nx == 0 || g->ny == 0 || g->nz == 0) return s;
-    if (!out) return WK_ERR_NULL;
-    plan_permutations(&plan);
-    const wk_noise_kernels *kern = kernels();
-    long long tx = (g->nx + TILE_COLS - 1) / TILE_COLS;
-    long long ty = (g->ny + TILE_ROWS_3D - 1) / TILE_ROWS_3D;
-    long long tz = (g->nz + TILE_SLICES_3D - 1) / TILE_SLICES_3D;
-    size_t points = (size_t)g->nx * g->ny;
-    points = points > SIZE_MAX / g->nz ? SIZE_MAX : points * g->nz;
-    int threads = wk_threads_for(points, GRID_POINTS_PER_THREAD);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (long long t = 0; t < tx * ty * tz; t++) {
-        uint32_t col0 = (uint32_t)(t % tx) * TILE_COLS;
-        uint32_t row0 = (uint32_t)((t / tx) % ty) * TILE_ROWS_3D;
-        uint32_t slice0 = (uint32_t)(t / (tx * ty)) * TILE_SLICES_3D;
+typedef struct fbm3_job {
+    const wk__noise_kernels *kern;
+    const fbm_plan *plan;
+    const wk_grid3 *g;
+    size_t tx, ty;
+    float *out;
+} fbm3_job;
+
+static void fbm3_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    const fbm3_job *job = ctx;
+    const wk_grid3 *g = job->g;
+    for (size_t t = begin; t < end; t++) {
+        uint32_t col0 = (uint32_t)(t % job->tx * TILE_COLS);
+        uint32_t row0 = (uint32_t)(t / job->tx % job->ty * TILE_ROWS_3D);
+        uint32_t slice0 = (uint32_t)(t / (job->tx * job->ty) * TILE_SLICES_3D);
         uint32_t cols = g->nx - col0 < TILE_COLS ? g->nx - col0 : TILE_COLS;
         uint32_t rows = g->ny - row0 < TILE_ROWS_3D ? g->ny - row0 : TILE_ROWS_3D;
         uint32_t slices = g->nz - slice0 < TILE_SLICES_3D ? g->nz - slice0 : TILE_SLICES_3D;
-        fbm3_tile(kern, &plan, g, col0, cols, row0, rows, slice0, slices, out);
+        fbm3_tile(job->kern, job->plan, g, col0, cols, row0, rows, slice0, slices, job->out);
     }
+}
+
+static wk_status fbm3_run(const wk__call *call, const wk_fbm *f, const wk_grid3 *g, float *out) {
+    fbm_plan plan;
+    size_t floats;
+    wk_status s = check_grid3(f, g, &plan, &floats);
+    if (s != WK_OK || floats == 0) return s;
+    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
+    plan_permutations(&plan);
+    fbm3_job job = {noise_kernels(call), &plan, g, tiles_along(g->nx, TILE_COLS), tiles_along(g->ny, TILE_ROWS_3D),
+                    out};
+    size_t tiles = job.tx * job.ty * tiles_along(g->nz, TILE_SLICES_3D);
+    wk__parallel_for(call, tiles, (size_t)TILE_COLS * TILE_ROWS_3D * TILE_SLICES_3D * (size_t)plan.octaves,
+                     fbm3_part, &job);
     return WK_OK;
 }
 
-/* ------------------------------------------------------- minmax and remap */
-
-enum { REDUCE_PER_THREAD = 1 << 16 };
-
-wk_status wk_minmax(const float *x, size_t n, float *min, float *max) {
-    if (!min || !max || (n > 0 && !x)) return WK_ERR_NULL;
-    const wk_noise_kernels *k = kernels();
-    float lo = INFINITY, hi = -INFINITY;
-    int threads = wk_threads_for(n, REDUCE_PER_THREAD);
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        int team = 1, id = 0;
-#ifdef _OPENMP
-        team = omp_get_num_threads();
-        id = omp_get_thread_num();
-#endif
-        size_t start = n / (size_t)team * (size_t)id, end = id == team - 1 ? n : n / (size_t)team * (size_t)(id + 1);
-        float part_lo, part_hi;
-        k->minmax(x + start, end - start, &part_lo, &part_hi);
-        /* The order of the team does not matter: min and max over a total order. */
-#pragma omp critical(wk_minmax_combine)
-        {
-            if (wk_float_order_key(part_lo) < wk_float_order_key(lo)) lo = part_lo;
-            if (wk_float_order_key(part_hi) > wk_float_order_key(hi)) hi = part_hi;
-        }
-    }
-    *min = lo;
-    *max = hi;
-    return WK_OK;
-}
-
-wk_status wk_remap(const float *x, size_t n, float lo, float hi, float *out) {
-    if (!isfinite(lo) || !isfinite(hi)) return WK_ERR_NOT_FINITE;
-    if (!(hi > lo)) return WK_ERR_INVALID_ARG;
-    float range = hi - lo;
-    if (!isfinite(range)) return WK_ERR_OVERFLOW;
-    if (n == 0) return WK_OK;
-    if (!x || !out) return WK_ERR_NULL;
-    if (n > SIZE_MAX / sizeof(float)) return WK_ERR_OVERFLOW;
-    const wk_noise_kernels *k = kernels();
-    long long chunks = (long long)((n + POINT_CHUNK - 1) / POINT_CHUNK);
-    int threads = wk_threads_for(n, REDUCE_PER_THREAD);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (long long c = 0; c < chunks; c++) {
-        size_t start = (size_t)c * POINT_CHUNK, count = n - start < POINT_CHUNK ? n - start : POINT_CHUNK;
-        k->remap(x + start, count, lo, range, out + start);
-    }
-    return WK_OK;
+wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = fbm3_run(&call, f, g, out);
+    return wk__end(&call, s);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "worldkern/grid.h"
 #include "worldkern/noise.h"
 
 /* A seeded permutation: 256 entries plus padding so that a 4-byte read at
@@ -22,7 +23,7 @@ typedef struct wk_perm {
  * HASH: keys are the axis hashes of noise.h and a corner's gradient index is
  *       mix(column key ^ row key) >> 29 (2D) or >> 28 (3D). */
 typedef struct wk_octave {
-    wk_lattice lattice;
+    uint32_t lattice;
     const wk_perm *perm;  /* PERM only */
     float amp;            /* amplitude of this octave */
     int first;            /* 1: out = amp * n; 0: out += amp * n */
@@ -78,18 +79,16 @@ typedef struct wk_row2d {
 
 /* Per-ISA entry points; `n` counts points (columns). */
 #define WK_NOISE_FUNCS(sfx)                                                          \
-    void wk_noise_row2_##sfx(const wk_row2 *r, const wk_octave *o, size_t n,        \
+    void wk__noise_row2_##sfx(const wk_row2 *r, const wk_octave *o, size_t n,        \
                              float *out);                                           \
-    void wk_noise_row3_##sfx(const wk_row3 *r, const wk_octave *o, size_t n,        \
+    void wk__noise_row3_##sfx(const wk_row3 *r, const wk_octave *o, size_t n,        \
                              float *out);                                           \
-    void wk_noise_row2d_##sfx(const wk_row2d *r, const wk_octave *o, size_t n,      \
+    void wk__noise_row2d_##sfx(const wk_row2d *r, const wk_octave *o, size_t n,      \
                               float *value, float *ddx, float *ddy);                \
-    void wk_perlin2_##sfx(const float *x, const float *y, size_t n,                 \
+    void wk__perlin2_##sfx(const float *x, const float *y, size_t n,                 \
                           const wk_perm *perm, float *out);                         \
-    void wk_perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
+    void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
-    void wk_minmax_##sfx(const float *x, size_t n, float *min, float *max);         \
-    void wk_remap_##sfx(const float *x, size_t n, float lo, float range, float *out);
 
 WK_NOISE_FUNCS(ref)
 WK_NOISE_FUNCS(avx2)
@@ -97,19 +96,14 @@ WK_NOISE_FUNCS(avx512)
 WK_NOISE_FUNCS(avx512vbmi)
 WK_NOISE_FUNCS(neon)
 
-typedef struct wk_noise_kernels {
+typedef struct wk__noise_kernels {
     void (*row2)(const wk_row2 *, const wk_octave *, size_t, float *);
     void (*row3)(const wk_row3 *, const wk_octave *, size_t, float *);
     void (*row2d)(const wk_row2d *, const wk_octave *, size_t, float *, float *, float *);
     void (*perlin2)(const float *, const float *, size_t, const wk_perm *, float *);
     void (*perlin3)(const float *, const float *, const float *, size_t, const wk_perm *,
                     float *);
-    void (*minmax)(const float *, size_t, float *, float *);
-    void (*remap)(const float *, size_t, float, float, float *);
-} wk_noise_kernels;
-
-/* The table for an ISA; NULL when that ISA is not built in. */
-const wk_noise_kernels *wk_noise_kernels_for(int isa);
+} wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */
 
@@ -130,14 +124,6 @@ static inline uint32_t wk_hash_mix(uint32_t h) { return (h ^ (h >> 16)) * 0x7FEB
 static inline uint32_t wk_corner_index(const wk_octave *o, uint32_t col, uint32_t row, int shift) {
     if (o->lattice == WK_LATTICE_PERM) return o->perm->p[(col + row) & 255];
     return wk_hash_mix(col ^ row) >> shift;
-}
-
-/* Total order key of a float for min/max: monotonic in the value, with
- * -0 below +0, so that reductions in any order give the same bits. */
-static inline int32_t wk_float_order_key(float f) {
-    union { float f; uint32_t u; } bits = {f};
-    uint32_t flip = (bits.u >> 31) ? 0x7FFFFFFFu : 0u;
-    return (int32_t)(bits.u ^ flip);
 }
 
 /* The quiet NaN every path returns for a non-finite coordinate. */

@@ -1,3 +1,5 @@
+#include "core/wk_fp_guard.h"
+
 /* Lattice setup shared by every ISA: seeded permutations and axis hashes. */
 #include "noise_lattice.h"
 
@@ -30,7 +32,7 @@ static uint32_t next_shuffle_value(uint32_t *state) {
     return z ^ (z >> 16);
 }
 
-void wk_perm_init(wk_perm *perm, uint32_t seed) {
+void wk__perm_init(wk_perm *perm, uint32_t seed) {
     for (int i = 0; i < 256; i++) perm->p[i] = perlin_permutation[i];
     if (seed != 0) {
         uint32_t state = seed;
@@ -44,7 +46,7 @@ void wk_perm_init(wk_perm *perm, uint32_t seed) {
     for (int i = 0; i < 4; i++) perm->p[256 + i] = perm->p[i];
 }
 
-uint32_t wk_axis_hash(int64_t cell, uint32_t seed, unsigned axis) {
+uint32_t wk__axis_hash(int64_t cell, uint32_t seed, unsigned axis) {
     uint64_t v = (uint64_t)cell * 0x9E3779B97F4A7C15u + ((uint64_t)seed + 1) * 0xD1B54A32D192ED03u +
                  ((uint64_t)axis + 1) * 0x8CB92BA72F3D8DD7u;
     v = (v ^ (v >> 32)) * 0xD6E8FEB86659FD93u;

@@ -5,9 +5,9 @@
 #include "noise_impl.h"
 
 /* Perlin's permutation for seed 0, else its documented seeded shuffle. */
-void wk_perm_init(wk_perm *perm, uint32_t seed);
+void wk__perm_init(wk_perm *perm, uint32_t seed);
 
 /* The HASH lattice's hash of one axis (0 = x, 1 = y, 2 = z), noise.h. */
-uint32_t wk_axis_hash(int64_t cell, uint32_t seed, unsigned axis);
+uint32_t wk__axis_hash(int64_t cell, uint32_t seed, unsigned axis);
 
 #endif /* WK_NOISE_LATTICE_H */

@@ -1,3 +1,5 @@
+#include "core/wk_fp_guard.h"
+
 /* Scalar reference of the noise family: plain, obvious C, one point at a
  * time, following Ken Perlin's reference code. Every SIMD path must return
  * exactly these bits. */
@@ -31,7 +33,7 @@ static void accumulate(const wk_octave *o, float n, float *out) {
     *out = s;
 }
 
-void wk_noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
+void wk__noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
         float g00 = grad2(wk_corner_index(o, r->q0[i], r->y0, 29), r->fx[i], r->fy);
         float g10 = grad2(wk_corner_index(o, r->q1[i], r->y0, 29), r->fx1[i], r->fy);
@@ -42,7 +44,7 @@ void wk_noise_row2_ref(const wk_row2 *r, const wk_octave *o, size_t n, float *ou
     }
 }
 
-void wk_noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+void wk__noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
         float x0 = r->fx[i], x1 = r->fx1[i], u = r->u[i];
         float g000 = grad3(wk_corner_index(o, r->q00[i], r->z0, 28), x0, r->fy, r->fz);
@@ -70,7 +72,7 @@ static float grad2_dy(uint32_t hash) {
     return (h < 4 ? (h & 2) : (h & 1)) ? -1.0f : 1.0f;
 }
 
-void wk_noise_row2d_ref(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
+void wk__noise_row2d_ref(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
                         float *ddx, float *ddy) {
     const wk_row2 *r = &d->r;
     for (size_t i = 0; i < n; i++) {
@@ -110,7 +112,7 @@ static float canonical_nan_if(float v) {
     return v;
 }
 
-void wk_perlin2_ref(const float *xs, const float *ys, size_t n, const wk_perm *perm,
+void wk__perlin2_ref(const float *xs, const float *ys, size_t n, const wk_perm *perm,
                     float *out) {
     const uint8_t *p = perm->p;
     for (size_t i = 0; i < n; i++) {
@@ -126,7 +128,7 @@ void wk_perlin2_ref(const float *xs, const float *ys, size_t n, const wk_perm *p
     }
 }
 
-void wk_perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n,
+void wk__perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n,
                     const wk_perm *perm, float *out) {
     const uint8_t *p = perm->p;
     for (size_t i = 0; i < n; i++) {
@@ -148,22 +150,6 @@ void wk_perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n,
     }
 }
 
-void wk_minmax_ref(const float *x, size_t n, float *min, float *max) {
-    float lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        if (x[i] != x[i]) continue;
-        if (wk_float_order_key(x[i]) < wk_float_order_key(lo)) lo = x[i];
-        if (wk_float_order_key(x[i]) > wk_float_order_key(hi)) hi = x[i];
-    }
-    *min = lo;
-    *max = hi;
-}
-
-void wk_remap_ref(const float *x, size_t n, float lo, float range, float *out) {
-    for (size_t i = 0; i < n; i++) out[i] = (x[i] - lo) / range;
-}
-
-const wk_noise_kernels wk_noise_kernels_ref = {
-    wk_noise_row2_ref, wk_noise_row3_ref, wk_noise_row2d_ref, wk_perlin2_ref,
-    wk_perlin3_ref,    wk_minmax_ref,     wk_remap_ref,
+const wk__noise_kernels wk__noise_kernels_ref = {
+    wk__noise_row2_ref, wk__noise_row3_ref, wk__noise_row2d_ref, wk__perlin2_ref, wk__perlin3_ref,
 };

@@ -1,3 +1,5 @@
+#include "core/wk_fp_guard.h"
+
 /* The noise family's SIMD paths: one source, compiled once per ISA against
  * kernels/simd/wk_simd.h. Every function returns exactly the bits of its
  * counterpart in noise_ref.c; the comments say why each rewrite is exact.
@@ -44,7 +46,6 @@ static const uint32_t g3_zmask[16] = LIST16(G3_ZMASK), g3_zsign[16] = LIST16(G3_
 static const uint32_t unused_mask[16] = {0};
 static const uint32_t unused_sign[16] = {SIGN, SIGN, SIGN, SIGN, SIGN, SIGN, SIGN, SIGN,
                                          SIGN, SIGN, SIGN, SIGN, SIGN, SIGN, SIGN, SIGN};
-static const uint32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* The term one axis adds for gradient index h: (a & mask[h]) ^ sign[h]. */
 static inline wk_vf grad_term(wk_vf a, wk_lut16 mask, wk_lut16 sign, wk_vi h) {
@@ -68,32 +69,12 @@ static inline wk_lut16 row_terms(float y, const uint32_t *ymask, const uint32_t 
 
 static inline wk_vf lerp(wk_vf t, wk_vf a, wk_vf b) { return wk_vf_add(a, wk_vf_mul(t, wk_vf_sub(b, a))); }
 
-#define WK_INLINE static inline __attribute__((always_inline))
-
-/* Runs fn(args..., i, m) over the full vectors of n lanes, then once over the
- * tail (m < WK_W): the same vector code, inlined twice so that the main loop
- * compiles with m a constant. */
-#define VECTOR_LOOP(n, fn, ...)                                          \
-    do {                                                                 \
-        size_t i_ = 0;                                                   \
-        for (; i_ + WK_W <= (n); i_ += WK_W) fn(__VA_ARGS__, i_, WK_W);  \
-        if (i_ < (n)) fn(__VA_ARGS__, i_, (n) - i_);                     \
-    } while (0)
-
-/* Loads and stores of m <= WK_W lanes: full vectors or the tail. */
-WK_INLINE wk_vf load_f(const float *p, size_t m) { return m == WK_W ? wk_vf_loadu(p) : wk_vf_load_part(p, m); }
-WK_INLINE wk_vi load_i(const uint32_t *p, size_t m) { return m == WK_W ? wk_vi_loadu(p) : wk_vi_load_part(p, m); }
-WK_INLINE void store_f(float *p, wk_vf a, size_t m) {
-    if (m == WK_W) wk_vf_storeu(p, a);
-    else wk_vf_store_part(p, a, m);
-}
-
 /* out = first ? amp * n : out + amp * n, then / divisor when asked. */
 WK_INLINE void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m) {
     wk_vf s = wk_vf_mul(wk_vf_set1(o->amp), n);
-    if (!o->first) s = wk_vf_add(load_f(out, m), s);
+    if (!o->first) s = wk_vf_add(wk_vf_load_n(out, m), s);
     if (o->divide) s = wk_vf_div(s, wk_vf_set1(o->divisor));
-    store_f(out, s, m);
+    wk_vf_store_n(out, s, m);
 }
 
 /* Where a row's corner gradient indices come from (noise_impl.h): the
@@ -132,13 +113,13 @@ static inline wk_vi corner_from_keys(const corner_ctx *c, int mode, wk_vi col, u
 static inline void corners2(const corner_ctx *c, int mode, const wk_row2 *r, size_t i, size_t m,
                             wk_vi h[4]) {
     if (mode == CORNERS_DENSE) {
-        wk_vi cell = load_i(r->cell + i, m), next = wk_vi_add(cell, wk_vi_set1(1));
+        wk_vi cell = wk_vi_load_n(r->cell + i, m), next = wk_vi_add(cell, wk_vi_set1(1));
         h[0] = wk_lut16_get(c->dense[0], cell);
         h[1] = wk_lut16_get(c->dense[1], cell);
         h[2] = wk_lut16_get(c->dense[0], next);
         h[3] = wk_lut16_get(c->dense[1], next);
     } else {
-        wk_vi q0 = load_i(r->q0 + i, m), q1 = load_i(r->q1 + i, m);
+        wk_vi q0 = wk_vi_load_n(r->q0 + i, m), q1 = wk_vi_load_n(r->q1 + i, m);
         h[0] = corner_from_keys(c, mode, q0, r->y0, 29);
         h[1] = corner_from_keys(c, mode, q0, r->y1, 29);
         h[2] = corner_from_keys(c, mode, q1, r->y0, 29);
@@ -150,8 +131,8 @@ static inline void corners2(const corner_ctx *c, int mode, const wk_row2 *r, siz
  * corner (X+a, Y+b, Z+d). (Dense 3D rows go through row3_dense.) */
 static inline void corners3(const corner_ctx *c, int mode, const wk_row3 *r, size_t i, size_t m,
                             wk_vi h[8]) {
-    wk_vi q[4] = {load_i(r->q00 + i, m), load_i(r->q10 + i, m), load_i(r->q01 + i, m),
-                  load_i(r->q11 + i, m)};
+    wk_vi q[4] = {wk_vi_load_n(r->q00 + i, m), wk_vi_load_n(r->q10 + i, m), wk_vi_load_n(r->q01 + i, m),
+                  wk_vi_load_n(r->q11 + i, m)};
     for (int t = 0; t < 4; t++) {
         h[t] = corner_from_keys(c, mode, q[t], r->z0, 28);
         h[4 + t] = corner_from_keys(c, mode, q[t], r->z1, 28);
@@ -208,13 +189,13 @@ typedef struct row2_dense_ctx {
 
 WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) {
     const wk_row2 *r = k->r;
-    wk_vi cell[2] = {load_i(r->cell + i, m)};
+    wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
-    wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, g[4];
+    wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, g[4];
     for (int c = 0; c < 4; c++) /* corner (a, b) = (c >> 1, c & 1) */
         g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], wk_lut16_get(k->xsign[c & 1], cell[c >> 1])),
                          wk_vi_as_vf(wk_lut16_get(k->yterm[c & 1], cell[c >> 1])));
-    wk_vf u = load_f(r->u + i, m);
+    wk_vf u = wk_vf_load_n(r->u + i, m);
     accumulate(k->o, lerp(k->v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), k->out + i, m);
 }
 
@@ -224,7 +205,7 @@ static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *ou
                         {wk_lut16_compose(grad.xsign, r->h_y0), wk_lut16_compose(grad.xsign, r->h_y1)},
                         {wk_lut16_compose(grad.y0_terms, r->h_y0), wk_lut16_compose(grad.y1_terms, r->h_y1)},
                         wk_vf_set1(r->v)};
-    VECTOR_LOOP(n, row2_dense_at, &k);
+    WK_VECTOR_LOOP(n, row2_dense_at, &k);
 }
 
 WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *out,
@@ -236,13 +217,13 @@ WK_INLINE void row2_loop(const wk_row2 *r, const wk_octave *o, size_t n, float *
         wk_vi h[4];
         wk_vf g[4];
         corners2(c, mode, r, i, m, h);
-        grad2_corners(&grad, h, load_f(r->fx + i, m), load_f(r->fx1 + i, m), g);
-        wk_vf u = load_f(r->u + i, m);
+        grad2_corners(&grad, h, wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m), g);
+        wk_vf u = wk_vf_load_n(r->u + i, m);
         accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
     }
 }
 
-void WK_SIMD_NAME(wk_noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
+void WK_SIMD_NAME(wk__noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     if (r->h_y0) {
         row2_dense(r, o, n, out);
         return;
@@ -269,8 +250,8 @@ WK_INLINE void row2d_loop(const wk_row2d *d, const wk_octave *o, size_t n, float
         wk_vi h[4];
         wk_vf g[4];
         corners2(c, mode, r, i, m, h);
-        grad2_corners(&grad, h, load_f(r->fx + i, m), load_f(r->fx1 + i, m), g);
-        wk_vf u = load_f(r->u + i, m), du = load_f(d->du + i, m);
+        grad2_corners(&grad, h, wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m), g);
+        wk_vf u = wk_vf_load_n(r->u + i, m), du = wk_vf_load_n(d->du + i, m);
         wk_vf a = lerp(u, g[0], g[2]), b = lerp(u, g[1], g[3]);
         /* Product rule on lerp(u, g0, g1) = g0 + u (g1 - g0), as noise_ref.c. */
         wk_vf ax = wk_vf_add(lerp(u, unit_with_sign(xsign, h[0]), unit_with_sign(xsign, h[2])),
@@ -285,7 +266,7 @@ WK_INLINE void row2d_loop(const wk_row2d *d, const wk_octave *o, size_t n, float
     }
 }
 
-void WK_SIMD_NAME(wk_noise_row2d)(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
+void WK_SIMD_NAME(wk__noise_row2d)(const wk_row2d *d, const wk_octave *o, size_t n, float *value,
                                   float *ddx, float *ddy) {
     corner_ctx c;
     const uint32_t *dense[2] = {d->r.h_y0, d->r.h_y1};
@@ -315,9 +296,9 @@ typedef struct row3_dense_ctx {
 
 WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) {
     const wk_row3 *r = k->r;
-    wk_vi cell[2] = {load_i(r->cell + i, m)};
+    wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
-    wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
+    wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, u = wk_vf_load_n(r->u + i, m);
     wk_vf g[8];
     for (int c = 0; c < 8; c++) /* corner a + 2 b + 4 d */
         g[c] = wk_vf_add(grad_term(x[c & 1], k->xmask[c >> 1], k->xsign[c >> 1], cell[c & 1]),
@@ -335,7 +316,7 @@ static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *ou
         k.xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
         k.terms[t] = wk_lut16_compose(k.terms[t], r->h[t]);
     }
-    VECTOR_LOOP(n, row3_dense_at, &k);
+    WK_VECTOR_LOOP(n, row3_dense_at, &k);
 }
 
 WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
@@ -345,7 +326,7 @@ WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *
     wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w);
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vf x[2] = {load_f(r->fx + i, m), load_f(r->fx1 + i, m)}, u = load_f(r->u + i, m);
+        wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, u = wk_vf_load_n(r->u + i, m);
         wk_vi h[8];
         wk_vf g[8];
         corners3(c, mode, r, i, m, h);
@@ -357,7 +338,7 @@ WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *
     }
 }
 
-void WK_SIMD_NAME(wk_noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+void WK_SIMD_NAME(wk__noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
     if (r->h[0]) {
         row3_dense(r, o, n, out);
         return;
@@ -389,7 +370,7 @@ static inline wk_vf canonical_nan_if(wk_vf a) {
     return wk_vf_select(wk_vf_isnan(a), wk_vi_as_vf(wk_vi_set1(WK_CANONICAL_NAN_BITS)), a);
 }
 
-void WK_SIMD_NAME(wk_perlin2)(const float *xs, const float *ys, size_t n, const wk_perm *perm,
+void WK_SIMD_NAME(wk__perlin2)(const float *xs, const float *ys, size_t n, const wk_perm *perm,
                               float *out) {
     wk_perm256 p;
     wk_perm256_init(&p, perm->p);
@@ -400,7 +381,7 @@ void WK_SIMD_NAME(wk_perlin2)(const float *xs, const float *ys, size_t n, const 
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
         wk_vf x0, y0;
-        wk_vi X = cell_and_fraction(load_f(xs + i, m), &x0), Y = cell_and_fraction(load_f(ys + i, m), &y0);
+        wk_vi X = cell_and_fraction(wk_vf_load_n(xs + i, m), &x0), Y = cell_and_fraction(wk_vf_load_n(ys + i, m), &y0);
         wk_vf u = fade(x0), v = fade(y0), x1 = wk_vf_sub(x0, one), y1 = wk_vf_sub(y0, one);
         wk_vi A = wk_perm256_get(&p, X), B = wk_perm256_get(&p, wk_vi_add(X, next));
         wk_vi h00 = wk_perm256_get(&p, wk_vi_add(A, Y)), h10 = wk_perm256_get(&p, wk_vi_add(B, Y));
@@ -410,11 +391,11 @@ void WK_SIMD_NAME(wk_perlin2)(const float *xs, const float *ys, size_t n, const 
         wk_vf value = lerp(v, lerp(u, G2(h00, x0, y0), G2(h10, x1, y0)),
                            lerp(u, G2(h01, x0, y1), G2(h11, x1, y1)));
 #undef G2
-        store_f(out + i, canonical_nan_if(value), m);
+        wk_vf_store_n(out + i, canonical_nan_if(value), m);
     }
 }
 
-void WK_SIMD_NAME(wk_perlin3)(const float *xs, const float *ys, const float *zs, size_t n,
+void WK_SIMD_NAME(wk__perlin3)(const float *xs, const float *ys, const float *zs, size_t n,
                               const wk_perm *perm, float *out) {
     wk_perm256 p;
     wk_perm256_init(&p, perm->p);
@@ -426,8 +407,8 @@ void WK_SIMD_NAME(wk_perlin3)(const float *xs, const float *ys, const float *zs,
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
         wk_vf x0, y0, z0;
-        wk_vi X = cell_and_fraction(load_f(xs + i, m), &x0), Y = cell_and_fraction(load_f(ys + i, m), &y0);
-        wk_vi Z = cell_and_fraction(load_f(zs + i, m), &z0);
+        wk_vi X = cell_and_fraction(wk_vf_load_n(xs + i, m), &x0), Y = cell_and_fraction(wk_vf_load_n(ys + i, m), &y0);
+        wk_vi Z = cell_and_fraction(wk_vf_load_n(zs + i, m), &z0);
         wk_vf u = fade(x0), v = fade(y0), w = fade(z0);
         wk_vf x1 = wk_vf_sub(x0, one), y1 = wk_vf_sub(y0, one), z1 = wk_vf_sub(z0, one);
         wk_vi A = wk_vi_add(wk_perm256_get(&p, X), Y), B = wk_vi_add(wk_perm256_get(&p, wk_vi_add(X, next)), Y);
@@ -446,51 +427,11 @@ void WK_SIMD_NAME(wk_perlin3)(const float *xs, const float *ys, const float *zs,
 #undef AT1
 #undef AT
 #undef G3
-        store_f(out + i, canonical_nan_if(lerp(w, near, far)), m);
+        wk_vf_store_n(out + i, canonical_nan_if(lerp(w, near, far)), m);
     }
 }
 
-/* ---------------------------------------------------- minmax and remap */
-
-/* Order key of wk_float_order_key, per lane. */
-static inline wk_vi order_key(wk_vf a) {
-    wk_vi bits = wk_vf_as_vi(a);
-    wk_vm negative = wk_vi_lt_s(bits, wk_vi_set1(0));
-    return wk_vi_xor(bits, wk_vi_select(negative, wk_vi_set1(0x7FFFFFFFu), wk_vi_set1(0)));
-}
-
-static inline float float_of_key(uint32_t key) {
-    union { uint32_t u; float f; } bits = {key ^ ((key >> 31) ? 0x7FFFFFFFu : 0u)};
-    return bits.f;
-}
-
-void WK_SIMD_NAME(wk_minmax)(const float *x, size_t n, float *min, float *max) {
-    const wk_vi key_inf = order_key(wk_vf_set1(INFINITY)), key_ninf = order_key(wk_vf_set1(-INFINITY));
-    const wk_vi lanes = wk_vi_loadu(lane_index);
-    wk_vi lo = key_inf, hi = key_ninf;
-    for (size_t i = 0; i < n; i += WK_W) {
-        size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vf a = load_f(x + i, m);
-        /* NaN lanes and lanes past the end take no part. */
-        wk_vm valid = wk_vi_lt_s(lanes, wk_vi_set1((uint32_t)m)), nan = wk_vf_isnan(a);
-        wk_vi key = order_key(a);
-        lo = wk_vi_min_s(lo, wk_vi_select(valid, wk_vi_select(nan, key_inf, key), key_inf));
-        hi = wk_vi_max_s(hi, wk_vi_select(valid, wk_vi_select(nan, key_ninf, key), key_ninf));
-    }
-    *min = float_of_key(wk_vi_hmin_s(lo));
-    *max = float_of_key(wk_vi_hmax_s(hi));
-}
-
-void WK_SIMD_NAME(wk_remap)(const float *x, size_t n, float lo, float range, float *out) {
-    const wk_vf vlo = wk_vf_set1(lo), vrange = wk_vf_set1(range);
-    for (size_t i = 0; i < n; i += WK_W) {
-        size_t m = n - i < WK_W ? n - i : WK_W;
-        store_f(out + i, wk_vf_div(wk_vf_sub(load_f(x + i, m), vlo), vrange), m);
-    }
-}
-
-const wk_noise_kernels WK_SIMD_NAME(wk_noise_kernels) = {
-    WK_SIMD_NAME(wk_noise_row2), WK_SIMD_NAME(wk_noise_row3), WK_SIMD_NAME(wk_noise_row2d),
-    WK_SIMD_NAME(wk_perlin2),    WK_SIMD_NAME(wk_perlin3),    WK_SIMD_NAME(wk_minmax),
-    WK_SIMD_NAME(wk_remap),
+const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
+    WK_SIMD_NAME(wk__noise_row2), WK_SIMD_NAME(wk__noise_row3), WK_SIMD_NAME(wk__noise_row2d),
+    WK_SIMD_NAME(wk__perlin2),    WK_SIMD_NAME(wk__perlin3),
 };

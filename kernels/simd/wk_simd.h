@@ -22,6 +22,12 @@
  *   wk_lut16 wk_lut16_load(const uint32_t t[16]); wk_vi wk_lut16_get(t, h): t[h & 15]
  *   wk_perm256_init(&t, const uint8_t p[260]); wk_vi wk_perm256_get(&t, i): p[i & 255]
  *   uint32_t wk_vi_hmin_s / wk_vi_hmax_s   horizontal signed min / max
+ *
+ * and, on top of them (this file):
+ *   WK_INLINE                 static inline, always inlined
+ *   WK_VECTOR_LOOP(n, fn, ...) full vectors, then the tail through the same code
+ *   wk_vf_load_n wk_vi_load_n wk_vf_store_n   m <= WK_W lanes (full or tail)
+ *   wk_vf_xor_bits wk_lut16_compose
  */
 #ifndef WK_SIMD_H
 #define WK_SIMD_H
@@ -43,6 +49,34 @@
 #define WK_SIMD_CAT(a, b) WK_SIMD_CAT2(a, b)
 /* wk_foo -> wk_foo_avx2 (or _avx512, _avx512vbmi, _neon). */
 #define WK_SIMD_NAME(name) WK_SIMD_CAT(name, WK_SIMD_SUFFIX)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WK_INLINE static inline __attribute__((always_inline))
+#else
+#define WK_INLINE static inline
+#endif
+
+/* Runs fn(args..., i, m) over the full vectors of n lanes, then once over the
+ * tail (m < WK_W): the same vector code, inlined twice so that the main loop
+ * compiles with m a constant. Tails never go through a second scalar copy. */
+#define WK_VECTOR_LOOP(n, fn, ...)                                       \
+    do {                                                                 \
+        size_t i_ = 0;                                                   \
+        for (; i_ + WK_W <= (n); i_ += WK_W) fn(__VA_ARGS__, i_, WK_W);  \
+        if (i_ < (n)) fn(__VA_ARGS__, i_, (n) - i_);                     \
+    } while (0)
+
+/* Loads and stores of m <= WK_W lanes: full vectors or the tail. */
+WK_INLINE wk_vf wk_vf_load_n(const float *p, size_t m) {
+    return m == WK_W ? wk_vf_loadu(p) : wk_vf_load_part(p, m);
+}
+WK_INLINE wk_vi wk_vi_load_n(const uint32_t *p, size_t m) {
+    return m == WK_W ? wk_vi_loadu(p) : wk_vi_load_part(p, m);
+}
+WK_INLINE void wk_vf_store_n(float *p, wk_vf a, size_t m) {
+    if (m == WK_W) wk_vf_storeu(p, a);
+    else wk_vf_store_part(p, a, m);
+}
 
 static inline wk_vf wk_vf_xor_bits(wk_vf a, wk_vi bits) {
     return wk_vi_as_vf(wk_vi_xor(wk_vf_as_vi(a), bits));

@@ -1,26 +1,35 @@
-/* Plain test runner (no Criterion): runs every check of checks.h, or only
- * those named on the command line, prints "N passed, M failed" and exits
- * nonzero on failure. The aarch64 build runs this under qemu-aarch64. */
+/* Plain test runner (no Criterion): runs every check of every family, or
+ * only those named on the command line (--kind isa: only the checks that
+ * compare ISAs), prints "N passed, M failed" and exits nonzero on failure.
+ * The aarch64 build runs this under qemu-aarch64, the windows one under wine. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "checks.h"
+#include "wk_checks.h"
 #include "worldkern/wk.h"
 
-typedef struct entry { const char *name; int (*fn)(void); } entry;
+typedef struct entry { const char *name, *kind; int (*fn)(void); } entry;
 
-#define WK_ENTRY(name) {#name, wk_check_##name},
-static const entry checks[] = {WK_CHECK_LIST(WK_ENTRY)};
+#define WK_ENTRY(name, kind) {#name, #kind, wk_check_##name},
+static const entry checks[] = {WK_ALL_CHECKS(WK_ENTRY)};
+static const char *only_kind;
 
-static int selected(const char *name, int argc, char **argv) {
+static int selected(const entry *e, int argc, char **argv) {
+    if (only_kind && strcmp(e->kind, only_kind) != 0) return 0;
     if (argc < 2) return 1;
+    const char *name = e->name;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], name) == 0) return 1;
     return 0;
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "--kind") == 0) {
+        only_kind = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     for (int i = 1; i < argc; i++) {
         int known = 0;
         for (size_t c = 0; c < sizeof checks / sizeof checks[0]; c++) known |= strcmp(argv[i], checks[c].name) == 0;
@@ -31,13 +40,13 @@ int main(int argc, char **argv) {
     }
     wk_set_threads(wk_test_threads());
     printf("worldkern %s, active ISA %s; supported:", wk_version(), wk_isa_name(wk_isa_active()));
-    for (int isa = WK_ISA_SCALAR; isa <= WK_ISA_NEON; isa++)
+    for (int isa = WK_ISA_SCALAR; isa < WK_ISA_COUNT; isa++)
         if (wk_isa_supported((wk_isa)isa)) printf(" %s", wk_isa_name((wk_isa)isa));
     printf("\n");
     fflush(stdout);
     int passed = 0, failed = 0;
     for (size_t c = 0; c < sizeof checks / sizeof checks[0]; c++) {
-        if (!selected(checks[c].name, argc, argv)) continue;
+        if (!selected(&checks[c], argc, argv)) continue;
         wk_fail_reset();
         clock_t t0 = clock();
         int fails = checks[c].fn();

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
+#include "wk_checks.h"
 #include "perlin_double.h"
+#include "worldkern/array.h"
 #include "worldkern/noise.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -67,7 +68,7 @@ static float small_coordinate(wk_rng *r) { return (float)wk_rng_range(r, -300.0,
 
 static wk_status call_perlin(int dims, const float *x, const float *y, const float *z, size_t n,
                              uint32_t seed, float *out) {
-    return dims == 2 ? wk_noise_perlin2(x, y, n, seed, out) : wk_noise_perlin3(x, y, z, n, seed, out);
+    return dims == 2 ? wk_noise_perlin2(x, y, n, seed, out, NULL) : wk_noise_perlin3(x, y, z, n, seed, out, NULL);
 }
 
 /* ------------------------------------------------------------- api basics */
@@ -89,19 +90,20 @@ int wk_check_api_basics(void) {
     EXPECT(strcmp(wk_isa_name(WK_ISA_AVX2), "avx2") == 0, "isa name avx2");
     EXPECT(strcmp(wk_isa_name(WK_ISA_AVX512), "avx512") == 0, "isa name avx512");
     EXPECT(strcmp(wk_isa_name(WK_ISA_NEON), "neon") == 0, "isa name neon");
+    EXPECT(strcmp(wk_isa_name(WK_ISA_DEFAULT), "default") == 0, "isa name default");
     EXPECT(strcmp(wk_isa_name((wk_isa)7), "unknown") == 0, "isa name unknown");
     EXPECT(strcmp(wk_isa_name((wk_isa)-1), "unknown") == 0, "isa name -1");
 
     EXPECT(wk_isa_supported(WK_ISA_SCALAR), "scalar must be supported");
     EXPECT(wk_isa_supported(wk_isa_active()), "active ISA %d not supported", (int)wk_isa_active());
-    int invalid[] = {-1, 4, 5, 100, WK_ISA_COUNT};
+    int invalid[] = {-1, 5, 100, WK_ISA_COUNT};
     for (size_t i = 0; i < COUNT(invalid); i++) {
         wk_isa before = wk_isa_active();
         EXPECT(!wk_isa_supported((wk_isa)invalid[i]), "isa %d reported supported", invalid[i]);
         EXPECT(wk_set_isa((wk_isa)invalid[i]) == WK_ERR_UNSUPPORTED_ISA, "wk_set_isa(%d)", invalid[i]);
         EXPECT(wk_isa_active() == before, "wk_set_isa(%d) changed the ISA", invalid[i]);
     }
-    for (int isa = WK_ISA_SCALAR; isa <= WK_ISA_NEON; isa++) {
+    for (int isa = WK_ISA_SCALAR; isa < WK_ISA_COUNT; isa++) {
         wk_isa before = wk_isa_active();
         wk_status s = wk_set_isa((wk_isa)isa);
         if (wk_isa_supported((wk_isa)isa)) {
@@ -171,7 +173,7 @@ int wk_check_perlin_double_known_answers(void) {
  * coordinates, |coordinate| < 2^16. */
 static int perlin_vs_double(int dims, uint32_t seed, int points, double *max_err_out) {
     int fails = 0;
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     size_t n = (size_t)points;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
     float *out = malloc(n * sizeof *out);
@@ -249,7 +251,7 @@ int wk_check_perlin_seeded_vs_double(void) {
 static int perlin_isa_sizes(int dims) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     wk_rng r = {100u + (uint64_t)dims};
     static const uint32_t seeds[] = {0, 3};
     for (size_t si = 0; si < COUNT(point_sizes); si++)
@@ -303,7 +305,7 @@ int wk_check_perlin3_isa_sizes(void) { return perlin_isa_sizes(3); }
 int wk_check_perlin_isa_random_wide(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     const size_t n = 4099;
     float *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4), *ref = malloc(n * 4),
           *out = malloc(n * 4);
@@ -335,7 +337,7 @@ int wk_check_perlin_isa_random_wide(void) {
 int wk_check_perlin_non_finite(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     static const uint32_t specials[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0x7FFFFFFFu,
                                         0xFFFFFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC12345u};
     const size_t n = 67;
@@ -375,7 +377,7 @@ int wk_check_perlin_non_finite(void) {
 int wk_check_perlin_alias(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     const size_t n = 133;
     float x[133], y[133], z[133], ref[133], buf[133];
     wk_rng r = {4242};
@@ -415,13 +417,13 @@ static void naive_minmax(const float *x, size_t n, float *mn, float *mx) {
 
 static int minmax_all_isas(const float *x, size_t n, const char *what) {
     int fails = 0;
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     float want_lo, want_hi;
     naive_minmax(x, n, &want_lo, &want_hi);
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         float lo = 1234.0f, hi = 1234.0f;
-        wk_status s = wk_minmax(x, n, &lo, &hi);
+        wk_status s = wk_minmax(x, n, &lo, &hi, NULL);
         EXPECT(s == WK_OK, "minmax status %d", (int)s);
         EXPECT(wk_bits(lo) == wk_bits(want_lo) && wk_bits(hi) == wk_bits(want_hi),
                "%s minmax %s n=%zu: (%g 0x%08x, %g 0x%08x), want (%g 0x%08x, %g 0x%08x)",
@@ -470,7 +472,7 @@ int wk_check_minmax_isa(void) {
 int wk_check_minmax_semantics(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     float x[67];
     /* All NaN and empty: the identities. */
     for (size_t n = 0; n <= 67; n += (n < 20 ? 1 : 23)) {
@@ -478,11 +480,11 @@ int wk_check_minmax_semantics(void) {
         for (int t = 0; t < nisa; t++) {
             use_isa(isas[t]);
             float lo = 0, hi = 0;
-            EXPECT(wk_minmax(x, n, &lo, &hi) == WK_OK, "status");
+            EXPECT(wk_minmax(x, n, &lo, &hi, NULL) == WK_OK, "status");
             EXPECT(lo == INFINITY && hi == -INFINITY, "%s all-NaN n=%zu: (%g, %g)", wk_isa_name((wk_isa)isas[t]),
                    n, (double)lo, (double)hi);
             lo = hi = 0;
-            EXPECT(wk_minmax(NULL, 0, &lo, &hi) == WK_OK, "n=0 NULL x");
+            EXPECT(wk_minmax(NULL, 0, &lo, &hi, NULL) == WK_OK, "n=0 NULL x");
             EXPECT(lo == INFINITY && hi == -INFINITY, "n=0 identities");
         }
     }
@@ -494,7 +496,7 @@ int wk_check_minmax_semantics(void) {
             for (int t = 0; t < nisa; t++) {
                 use_isa(isas[t]);
                 float lo, hi;
-                wk_minmax(x, n, &lo, &hi);
+                wk_minmax(x, n, &lo, &hi, NULL);
                 EXPECT(wk_bits(lo) == 0x80000000u && (n == 1 ? wk_bits(hi) == 0x80000000u : wk_bits(hi) == 0),
                        "%s zeros n=%zu -0 at %zu: min 0x%08x max 0x%08x", wk_isa_name((wk_isa)isas[t]), n, p,
                        (unsigned)wk_bits(lo), (unsigned)wk_bits(hi));
@@ -504,7 +506,7 @@ int wk_check_minmax_semantics(void) {
             for (int t = 0; t < nisa; t++) {
                 use_isa(isas[t]);
                 float lo, hi;
-                wk_minmax(x, n, &lo, &hi);
+                wk_minmax(x, n, &lo, &hi, NULL);
                 int has_neg = 0;
                 for (size_t i = 0; i < n; i++) has_neg |= wk_bits(x[i]) == 0x80000000u;
                 EXPECT(wk_bits(hi) == 0 && wk_bits(lo) == (has_neg ? 0x80000000u : 0u),
@@ -517,7 +519,7 @@ int wk_check_minmax_semantics(void) {
             for (int t = 0; t < nisa; t++) {
                 use_isa(isas[t]);
                 float lo, hi;
-                wk_minmax(x, n, &lo, &hi);
+                wk_minmax(x, n, &lo, &hi, NULL);
                 EXPECT(lo == -7.5f && hi == -7.5f, "%s single value among NaN n=%zu at %zu: (%g, %g)",
                        wk_isa_name((wk_isa)isas[t]), n, p, (double)lo, (double)hi);
             }
@@ -529,7 +531,7 @@ int wk_check_minmax_semantics(void) {
 int wk_check_remap_isa(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     static const float ranges[][2] = {{0, 1}, {-3.5f, 7.25f}, {-1, 1}, {1e-3f, 2e-3f}, {-1e30f, 1e30f}};
     wk_rng r = {5};
     for (size_t si = 0; si < COUNT(point_sizes); si++)
@@ -544,7 +546,7 @@ int wk_check_remap_isa(void) {
                 }
                 wk_buf ref = wk_buf_new(n, off);
                 use_isa(WK_ISA_SCALAR);
-                EXPECT(wk_remap(x.p, n, lo, hi, ref.p) == WK_OK, "remap status");
+                EXPECT(wk_remap(x.p, n, lo, hi, ref.p, NULL) == WK_OK, "remap status");
                 for (size_t i = 0; i < n; i++) {
                     volatile float d = x.p[i] - lo, range = hi - lo;
                     float want = d / range;
@@ -557,7 +559,7 @@ int wk_check_remap_isa(void) {
                 for (int t = 0; t < nisa; t++) {
                     use_isa(isas[t]);
                     wk_buf o = wk_buf_new(n, off);
-                    EXPECT(wk_remap(x.p, n, lo, hi, o.p) == WK_OK, "remap status");
+                    EXPECT(wk_remap(x.p, n, lo, hi, o.p, NULL) == WK_OK, "remap status");
                     EXPECT_SAME(o.p, ref.p, n, "%s remap n=%zu off=%zu range %zu", wk_isa_name((wk_isa)isas[t]), n,
                                 off, ri);
                     EXPECT(wk_buf_guards_ok(&o), "%s remap n=%zu: canary overwritten", wk_isa_name((wk_isa)isas[t]),
@@ -565,13 +567,13 @@ int wk_check_remap_isa(void) {
                     /* In place. */
                     wk_buf in = wk_buf_new(n, off);
                     if (n) memcpy(in.p, x.p, n * sizeof(float));
-                    EXPECT(wk_remap(in.p, n, lo, hi, in.p) == WK_OK, "in-place status");
+                    EXPECT(wk_remap(in.p, n, lo, hi, in.p, NULL) == WK_OK, "in-place status");
                     EXPECT_SAME(in.p, ref.p, n, "%s remap in place n=%zu", wk_isa_name((wk_isa)isas[t]), n);
                     EXPECT(wk_buf_guards_ok(&in), "in-place canary");
                     wk_buf_free(&in), wk_buf_free(&o);
                 }
                 if (n == 0)
-                    EXPECT(wk_remap(NULL, 0, lo, hi, NULL) == WK_OK, "remap n=0 NULL");
+                    EXPECT(wk_remap(NULL, 0, lo, hi, NULL, NULL) == WK_OK, "remap n=0 NULL");
                 wk_buf_free(&ref), wk_buf_free(&x);
             }
     restore_state(st);
@@ -580,7 +582,7 @@ int wk_check_remap_isa(void) {
 
 /* ------------------------------------------------------------------ grids */
 
-static wk_fbm make_fbm(wk_lattice lat, uint32_t seed, int octaves, double freq, double lac, float gain,
+static wk_fbm make_fbm(uint32_t lat, uint32_t seed, int octaves, double freq, double lac, float gain,
                        int normalize) {
     wk_fbm f;
     memset(&f, 0, sizeof f);
@@ -625,24 +627,24 @@ static const uint32_t grid_nx[] = {1, 15, 17, 31, 257, 300};
 int wk_check_fbm2_grid_isa(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     for (int lat = 0; lat <= 1; lat++)
         for (size_t xi = 0; xi < COUNT(grid_nx); xi++)
             for (int variant = 0; variant < 2; variant++) {
-                wk_fbm f = variant ? make_fbm((wk_lattice)lat, 7, 4, 0.05, 2.03, 0.5f, 1)
-                                   : make_fbm((wk_lattice)lat, 0xFFFFFFF0u, 16, 0.013, 1.7, -0.6f, 0);
-                wk_grid2 g = {-37, 11, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.731, grid_nx[xi] + 5};
+                wk_fbm f = variant ? make_fbm((uint32_t)lat, 7, 4, 0.05, 2.03, 0.5f, 1)
+                                   : make_fbm((uint32_t)lat, 0xFFFFFFF0u, 16, 0.013, 1.7, -0.6f, 0);
+                wk_grid2 g = {-37, 11, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.731, grid_nx[xi] + 5, {0, 0}};
                 if (variant) g.i0 = -1000003, g.j0 = 5, g.step = 0.0625;
                 size_t n = extent2(&g), off = grid_nx[xi] & 1;
                 wk_buf ref = wk_buf_new(n, off);
                 use_isa(WK_ISA_SCALAR);
-                EXPECT(wk_noise_fbm2_grid(&f, &g, ref.p) == WK_OK, "scalar fbm2 status");
+                EXPECT(wk_noise_fbm2_grid(&f, &g, ref.p, NULL) == WK_OK, "scalar fbm2 status");
                 EXPECT(wk_buf_guards_ok(&ref) && layout_ok2(&g, ref.p), "scalar fbm2 nx=%u layout/canaries",
                        (unsigned)g.nx);
                 for (int t = 1; t < nisa; t++) {
                     use_isa(isas[t]);
                     wk_buf o = wk_buf_new(n, off);
-                    EXPECT(wk_noise_fbm2_grid(&f, &g, o.p) == WK_OK, "fbm2 status");
+                    EXPECT(wk_noise_fbm2_grid(&f, &g, o.p, NULL) == WK_OK, "fbm2 status");
                     EXPECT_SAME(o.p, ref.p, n, "%s fbm2 lattice %d nx=%u variant %d", wk_isa_name((wk_isa)isas[t]),
                                 lat, (unsigned)g.nx, variant);
                     EXPECT(wk_buf_guards_ok(&o), "%s fbm2 canaries", wk_isa_name((wk_isa)isas[t]));
@@ -657,22 +659,22 @@ int wk_check_fbm2_grid_isa(void) {
 int wk_check_fbm3_grid_isa(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     for (int lat = 0; lat <= 1; lat++)
         for (size_t xi = 0; xi < COUNT(grid_nx); xi++) {
-            wk_fbm f = make_fbm((wk_lattice)lat, 3, 3, 0.11, 2.0, 0.45f, 1);
+            wk_fbm f = make_fbm((uint32_t)lat, 3, 3, 0.11, 2.0, 0.45f, 1);
             uint32_t nx = grid_nx[xi], ny = nx == 300 ? 17 : 3, nz = nx == 300 ? 17 : 2;
-            wk_grid3 g = {-5, 7, -9, nx, ny, nz, 0.37, nx + 3, (size_t)(ny - 1) * (nx + 3) + nx + 7};
+            wk_grid3 g = {-5, 7, -9, nx, ny, nz, 0.37, nx + 3, (size_t)(ny - 1) * (nx + 3) + nx + 7, {0, 0}};
             size_t n = extent3(&g), off = nx & 1;
             wk_buf ref = wk_buf_new(n, off);
             use_isa(WK_ISA_SCALAR);
-            EXPECT(wk_noise_fbm3_grid(&f, &g, ref.p) == WK_OK, "scalar fbm3 status");
+            EXPECT(wk_noise_fbm3_grid(&f, &g, ref.p, NULL) == WK_OK, "scalar fbm3 status");
             EXPECT(wk_buf_guards_ok(&ref) && layout_ok3(&g, ref.p), "scalar fbm3 nx=%u layout/canaries",
                    (unsigned)nx);
             for (int t = 1; t < nisa; t++) {
                 use_isa(isas[t]);
                 wk_buf o = wk_buf_new(n, off);
-                EXPECT(wk_noise_fbm3_grid(&f, &g, o.p) == WK_OK, "fbm3 status");
+                EXPECT(wk_noise_fbm3_grid(&f, &g, o.p, NULL) == WK_OK, "fbm3 status");
                 EXPECT_SAME(o.p, ref.p, n, "%s fbm3 lattice %d nx=%u", wk_isa_name((wk_isa)isas[t]), lat,
                             (unsigned)nx);
                 EXPECT(wk_buf_guards_ok(&o), "%s fbm3 canaries", wk_isa_name((wk_isa)isas[t]));
@@ -687,22 +689,22 @@ int wk_check_fbm3_grid_isa(void) {
 int wk_check_fbm2_deriv_isa(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     for (int lat = 0; lat <= 1; lat++)
         for (size_t xi = 0; xi < COUNT(grid_nx); xi++) {
-            wk_fbm f = make_fbm((wk_lattice)lat, 11, 5, 0.09, 1.93, 0.55f, lat);
-            wk_grid2 g = {-20, -3, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.29, grid_nx[xi] + 2};
+            wk_fbm f = make_fbm((uint32_t)lat, 11, 5, 0.09, 1.93, 0.55f, lat);
+            wk_grid2 g = {-20, -3, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.29, grid_nx[xi] + 2, {0, 0}};
             size_t n = extent2(&g), off = grid_nx[xi] & 1;
             wk_buf rv = wk_buf_new(n, off), rx = wk_buf_new(n, 1 - off), ry = wk_buf_new(n, off);
             wk_buf plain = wk_buf_new(n, 0);
             use_isa(WK_ISA_SCALAR);
-            EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, rv.p, rx.p, ry.p) == WK_OK, "scalar deriv status");
+            EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, rv.p, rx.p, ry.p, NULL) == WK_OK, "scalar deriv status");
             EXPECT(wk_buf_guards_ok(&rv) && wk_buf_guards_ok(&rx) && wk_buf_guards_ok(&ry), "scalar deriv canaries");
             EXPECT(layout_ok2(&g, rv.p) && layout_ok2(&g, rx.p) && layout_ok2(&g, ry.p), "scalar deriv layout");
             for (int t = 0; t < nisa; t++) {
                 use_isa(isas[t]);
                 wk_buf v = wk_buf_new(n, off), dx = wk_buf_new(n, 1 - off), dy = wk_buf_new(n, off);
-                EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, v.p, dx.p, dy.p) == WK_OK, "deriv status");
+                EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, v.p, dx.p, dy.p, NULL) == WK_OK, "deriv status");
                 const char *nm = wk_isa_name((wk_isa)isas[t]);
                 EXPECT_SAME(v.p, rv.p, n, "%s deriv value lattice %d nx=%u", nm, lat, (unsigned)g.nx);
                 EXPECT_SAME(dx.p, rx.p, n, "%s deriv ddx lattice %d nx=%u", nm, lat, (unsigned)g.nx);
@@ -710,7 +712,7 @@ int wk_check_fbm2_deriv_isa(void) {
                 EXPECT(wk_buf_guards_ok(&v) && wk_buf_guards_ok(&dx) && wk_buf_guards_ok(&dy), "%s deriv canaries",
                        nm);
                 wk_buf_fill_canary(&plain);
-                EXPECT(wk_noise_fbm2_grid(&f, &g, plain.p) == WK_OK, "fbm2 status");
+                EXPECT(wk_noise_fbm2_grid(&f, &g, plain.p, NULL) == WK_OK, "fbm2 status");
                 EXPECT_SAME(v.p, plain.p, n, "%s deriv value vs wk_noise_fbm2_grid lattice %d nx=%u", nm, lat,
                             (unsigned)g.nx);
                 wk_buf_free(&v), wk_buf_free(&dx), wk_buf_free(&dy);
@@ -751,16 +753,16 @@ static double fbm_double(const wk_fbm *f, int dims, const double pos[3]) {
 int wk_check_fbm_vs_double(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     double max_err = 0;
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         for (int lat = 0; lat <= 1; lat++)
             for (int norm = 0; norm <= 1; norm++) {
-                wk_fbm f = make_fbm((wk_lattice)lat, 21 + (uint32_t)norm, 3, 0.37, 1.9, 0.55f, norm);
-                wk_grid2 g2 = {-1234, 567, 40, 5, 0.173, 40};
+                wk_fbm f = make_fbm((uint32_t)lat, 21 + (uint32_t)norm, 3, 0.37, 1.9, 0.55f, norm);
+                wk_grid2 g2 = {-1234, 567, 40, 5, 0.173, 40, {0, 0}};
                 float v2[200];
-                EXPECT(wk_noise_fbm2_grid(&f, &g2, v2) == WK_OK, "fbm2 status");
+                EXPECT(wk_noise_fbm2_grid(&f, &g2, v2, NULL) == WK_OK, "fbm2 status");
                 for (uint32_t j = 0; j < g2.ny; j++)
                     for (uint32_t i = 0; i < g2.nx; i++) {
                         double pos[3] = {(double)(g2.i0 + i) * g2.step, (double)(g2.j0 + j) * g2.step, 0};
@@ -770,9 +772,9 @@ int wk_check_fbm_vs_double(void) {
                         EXPECT(err <= 1e-5, "%s fbm2 lattice %d norm %d (%u,%u): %.9g vs double %.12g",
                                wk_isa_name((wk_isa)isas[t]), lat, norm, (unsigned)i, (unsigned)j, got, want);
                     }
-                wk_grid3 g3 = {777, -31, 4, 20, 4, 3, 0.219, 20, 80};
+                wk_grid3 g3 = {777, -31, 4, 20, 4, 3, 0.219, 20, 80, {0, 0}};
                 float v3[240];
-                EXPECT(wk_noise_fbm3_grid(&f, &g3, v3) == WK_OK, "fbm3 status");
+                EXPECT(wk_noise_fbm3_grid(&f, &g3, v3, NULL) == WK_OK, "fbm3 status");
                 for (uint32_t k = 0; k < g3.nz; k++)
                     for (uint32_t j = 0; j < g3.ny; j++)
                         for (uint32_t i = 0; i < g3.nx; i++) {
@@ -802,7 +804,7 @@ static int chunk2(const wk_fbm *f, const wk_grid2 *whole, int deriv, const char 
         a[q] = malloc(n * sizeof(float)), b[q] = malloc(n * sizeof(float));
         for (size_t i = 0; i < n; i++) a[q][i] = b[q][i] = wk_from_bits(wk_canary_bits);
     }
-    wk_status s = deriv ? wk_noise_fbm2_grid_deriv(f, whole, a[0], a[1], a[2]) : wk_noise_fbm2_grid(f, whole, a[0]);
+    wk_status s = deriv ? wk_noise_fbm2_grid_deriv(f, whole, a[0], a[1], a[2], NULL) : wk_noise_fbm2_grid(f, whole, a[0], NULL);
     EXPECT(s == WK_OK, "%s whole status %d", what, (int)s);
     for (size_t cy = 0; cy + 1 < COUNT(ycut); cy++)
         for (size_t cx = 0; cx + 1 < COUNT(xcut); cx++) {
@@ -810,8 +812,8 @@ static int chunk2(const wk_fbm *f, const wk_grid2 *whole, int deriv, const char 
             g.i0 += xcut[cx], g.j0 += ycut[cy];
             g.nx = xcut[cx + 1] - xcut[cx], g.ny = ycut[cy + 1] - ycut[cy];
             size_t at = (size_t)ycut[cy] * g.stride + xcut[cx];
-            s = deriv ? wk_noise_fbm2_grid_deriv(f, &g, b[0] + at, b[1] + at, b[2] + at)
-                      : wk_noise_fbm2_grid(f, &g, b[0] + at);
+            s = deriv ? wk_noise_fbm2_grid_deriv(f, &g, b[0] + at, b[1] + at, b[2] + at, NULL)
+                      : wk_noise_fbm2_grid(f, &g, b[0] + at, NULL);
             EXPECT(s == WK_OK, "%s part status %d", what, (int)s);
         }
     for (int q = 0; q < (deriv ? 3 : 1); q++) EXPECT_SAME(b[q], a[q], n, "%s output %d", what, q);
@@ -826,7 +828,7 @@ static int chunk3(const wk_fbm *f, const wk_grid3 *whole, const char *what) {
     size_t n = extent3(whole);
     float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
     for (size_t i = 0; i < n; i++) a[i] = b[i] = wk_from_bits(wk_canary_bits);
-    EXPECT(wk_noise_fbm3_grid(f, whole, a) == WK_OK, "%s whole status", what);
+    EXPECT(wk_noise_fbm3_grid(f, whole, a, NULL) == WK_OK, "%s whole status", what);
     for (size_t cz = 0; cz + 1 < COUNT(cut); cz++)
         for (size_t cy = 0; cy + 1 < COUNT(cut); cy++)
             for (size_t cx = 0; cx + 1 < COUNT(xcut); cx++) {
@@ -834,7 +836,7 @@ static int chunk3(const wk_fbm *f, const wk_grid3 *whole, const char *what) {
                 g.i0 += xcut[cx], g.j0 += cut[cy], g.k0 += cut[cz];
                 g.nx = xcut[cx + 1] - xcut[cx], g.ny = cut[cy + 1] - cut[cy], g.nz = cut[cz + 1] - cut[cz];
                 size_t at = (size_t)cut[cz] * g.slice_stride + (size_t)cut[cy] * g.stride + xcut[cx];
-                EXPECT(wk_noise_fbm3_grid(f, &g, b + at) == WK_OK, "%s part status", what);
+                EXPECT(wk_noise_fbm3_grid(f, &g, b + at, NULL) == WK_OK, "%s part status", what);
             }
     EXPECT_SAME(b, a, n, "%s", what);
     free(a), free(b);
@@ -844,22 +846,22 @@ static int chunk3(const wk_fbm *f, const wk_grid3 *whole, const char *what) {
 int wk_check_grid_chunk_invariance(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     static const int64_t origins[][3] = {{0, 0, 0}, {-5000, 777, -3}, {1000000000000LL, -1000000000000LL, 1000000000000LL}};
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         for (int lat = 0; lat <= 1; lat++)
             for (size_t o = 0; o < COUNT(origins); o++) {
                 char what[96];
-                wk_fbm f = make_fbm((wk_lattice)lat, 5, 4, 0.05, 2.0, 0.5f, 1);
+                wk_fbm f = make_fbm((uint32_t)lat, 5, 4, 0.05, 2.0, 0.5f, 1);
                 double step = o == 2 ? 0.001 : 0.37;
-                wk_grid2 g = {origins[o][0], origins[o][1], 300, 70, step, 303};
+                wk_grid2 g = {origins[o][0], origins[o][1], 300, 70, step, 303, {0, 0}};
                 snprintf(what, sizeof what, "%s chunk2 lattice %d origin %zu", wk_isa_name((wk_isa)isas[t]), lat, o);
                 fails += chunk2(&f, &g, 0, what);
                 snprintf(what, sizeof what, "%s chunk2 deriv lattice %d origin %zu", wk_isa_name((wk_isa)isas[t]), lat,
                          o);
                 fails += chunk2(&f, &g, 1, what);
-                wk_grid3 g3 = {origins[o][0], origins[o][1], origins[o][2], 40, 20, 20, step, 41, 41 * 20 + 3};
+                wk_grid3 g3 = {origins[o][0], origins[o][1], origins[o][2], 40, 20, 20, step, 41, 41 * 20 + 3, {0, 0}};
                 snprintf(what, sizeof what, "%s chunk3 lattice %d origin %zu", wk_isa_name((wk_isa)isas[t]), lat, o);
                 fails += chunk3(&f, &g3, what);
             }
@@ -871,7 +873,7 @@ int wk_check_grid_chunk_invariance(void) {
 int wk_check_thread_invariance(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     static const int all_counts[] = {1, 2, 3, 0};
     size_t ncounts = sizeof all_counts / sizeof all_counts[0];
     if (wk_test_threads() == 1) {
@@ -888,8 +890,8 @@ int wk_check_thread_invariance(void) {
     }
     px[12345] = -0.0f;
     px[54321] = -1e9f;
-    wk_grid2 g2 = {-100, 50, 300, 120, 0.21, 300};
-    wk_grid3 g3 = {3, -4, 5, 64, 32, 32, 0.3, 64, 64 * 32};
+    wk_grid2 g2 = {-100, 50, 300, 120, 0.21, 300, {0, 0}};
+    wk_grid3 g3 = {3, -4, 5, 64, 32, 32, 0.3, 64, 64 * 32, {0, 0}};
     size_t e2 = extent2(&g2), e3 = extent3(&g3);
     size_t sizes[6] = {e2, e3, 3 * e2, np, np, 2};
     float *ref[6], *out[6];
@@ -898,13 +900,13 @@ int wk_check_thread_invariance(void) {
         use_isa(isas[t]);
         const char *nm = wk_isa_name((wk_isa)isas[t]);
         for (int lat = 0; lat <= 1; lat++) {
-            wk_fbm f = make_fbm((wk_lattice)lat, 1, 3, 0.07, 2.0, 0.5f, 1);
+            wk_fbm f = make_fbm((uint32_t)lat, 1, 3, 0.07, 2.0, 0.5f, 1);
             for (size_t c = 0; c < ncounts; c++) {
                 float **dst = c == 0 ? ref : out;
                 EXPECT(wk_set_threads(counts[c]) == WK_OK, "set threads");
-                EXPECT(wk_noise_fbm2_grid(&f, &g2, dst[0]) == WK_OK, "fbm2");
-                EXPECT(wk_noise_fbm3_grid(&f, &g3, dst[1]) == WK_OK, "fbm3");
-                EXPECT(wk_noise_fbm2_grid_deriv(&f, &g2, dst[2], dst[2] + e2, dst[2] + 2 * e2) == WK_OK, "deriv");
+                EXPECT(wk_noise_fbm2_grid(&f, &g2, dst[0], NULL) == WK_OK, "fbm2");
+                EXPECT(wk_noise_fbm3_grid(&f, &g3, dst[1], NULL) == WK_OK, "fbm3");
+                EXPECT(wk_noise_fbm2_grid_deriv(&f, &g2, dst[2], dst[2] + e2, dst[2] + 2 * e2, NULL) == WK_OK, "deriv");
                 if (c == 0) continue;
                 EXPECT_SAME(out[0], ref[0], sizes[0], "%s fbm2 threads %d vs 1, lattice %d", nm, counts[c], lat);
                 EXPECT_SAME(out[1], ref[1], sizes[1], "%s fbm3 threads %d vs 1, lattice %d", nm, counts[c], lat);
@@ -914,9 +916,9 @@ int wk_check_thread_invariance(void) {
         for (size_t c = 0; c < ncounts; c++) {
             float **dst = c == 0 ? ref : out;
             EXPECT(wk_set_threads(counts[c]) == WK_OK, "set threads");
-            EXPECT(wk_noise_perlin3(px, py, pz, np, 77, dst[3]) == WK_OK, "perlin3");
-            EXPECT(wk_remap(px, np, -300, 300, dst[4]) == WK_OK, "remap");
-            EXPECT(wk_minmax(px, np, &dst[5][0], &dst[5][1]) == WK_OK, "minmax");
+            EXPECT(wk_noise_perlin3(px, py, pz, np, 77, dst[3], NULL) == WK_OK, "perlin3");
+            EXPECT(wk_remap(px, np, -300, 300, dst[4], NULL) == WK_OK, "remap");
+            EXPECT(wk_minmax(px, np, &dst[5][0], &dst[5][1], NULL) == WK_OK, "minmax");
             if (c == 0) continue;
             EXPECT_SAME(out[3], ref[3], np, "%s perlin3 threads %d vs 1", nm, counts[c]);
             EXPECT_SAME(out[4], ref[4], np, "%s remap threads %d vs 1", nm, counts[c]);
@@ -934,7 +936,7 @@ int wk_check_thread_invariance(void) {
 int wk_check_grid_equals_perlin(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     enum { NX = 100, NY = 6, NZ = 4 };
     static float gx[NX * NY * NZ], gy[NX * NY * NZ], gz[NX * NY * NZ], grid[NX * NY * NZ], pts[NX * NY * NZ];
     static const uint32_t seeds[] = {0, 5};
@@ -944,8 +946,8 @@ int wk_check_grid_equals_perlin(void) {
         for (size_t sd = 0; sd < COUNT(seeds); sd++)
             for (int norm = 0; norm <= 1; norm++) {
                 wk_fbm f = make_fbm(WK_LATTICE_PERM, seeds[sd], 1, 1.0, 2.0, 0.5f, norm);
-                wk_grid2 g2 = {-40, -3, NX, NY, 0.125, NX};
-                wk_grid3 g3 = {-40, -3, 2037, NX, NY, NZ, 0.125, NX, NX * NY};
+                wk_grid2 g2 = {-40, -3, NX, NY, 0.125, NX, {0, 0}};
+                wk_grid3 g3 = {-40, -3, 2037, NX, NY, NZ, 0.125, NX, NX * NY, {0, 0}};
                 for (int dims = 2; dims <= 3; dims++) {
                     size_t n = dims == 2 ? NX * NY : NX * NY * NZ;
                     for (size_t a = 0; a < n; a++) {
@@ -954,7 +956,7 @@ int wk_check_grid_equals_perlin(void) {
                         gy[a] = (float)((double)(g3.j0 + (int64_t)j) * 0.125);
                         gz[a] = (float)((double)(g3.k0 + (int64_t)k) * 0.125);
                     }
-                    wk_status s = dims == 2 ? wk_noise_fbm2_grid(&f, &g2, grid) : wk_noise_fbm3_grid(&f, &g3, grid);
+                    wk_status s = dims == 2 ? wk_noise_fbm2_grid(&f, &g2, grid, NULL) : wk_noise_fbm3_grid(&f, &g3, grid, NULL);
                     EXPECT(s == WK_OK, "grid status");
                     EXPECT(call_perlin(dims, gx, gy, gz, n, seeds[sd], pts) == WK_OK, "perlin status");
                     size_t differ = 0;
@@ -985,7 +987,7 @@ static int cmp_float(const void *a, const void *b) {
 int wk_check_grid_smooth_far(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     enum { N = 1000 };
     static float v[N], sorted[N];
     for (int t = 0; t < nisa; t++) {
@@ -993,10 +995,10 @@ int wk_check_grid_smooth_far(void) {
         const char *nm = wk_isa_name((wk_isa)isas[t]);
         for (int lat = 0; lat <= 1; lat++)
             for (int dims = 2; dims <= 3; dims++) {
-                wk_fbm f = make_fbm((wk_lattice)lat, 0, 1, 1.0, 2.0, 0.5f, 0);
-                wk_grid2 g2 = {100000000, 12345, N, 1, 0.01, N};
-                wk_grid3 g3 = {100000000, 12345, -777, N, 1, 1, 0.01, N, N};
-                wk_status s = dims == 2 ? wk_noise_fbm2_grid(&f, &g2, v) : wk_noise_fbm3_grid(&f, &g3, v);
+                wk_fbm f = make_fbm((uint32_t)lat, 0, 1, 1.0, 2.0, 0.5f, 0);
+                wk_grid2 g2 = {100000000, 12345, N, 1, 0.01, N, {0, 0}};
+                wk_grid3 g3 = {100000000, 12345, -777, N, 1, 1, 0.01, N, N, {0, 0}};
+                wk_status s = dims == 2 ? wk_noise_fbm2_grid(&f, &g2, v, NULL) : wk_noise_fbm3_grid(&f, &g3, v, NULL);
                 EXPECT(s == WK_OK, "status %d", (int)s);
                 memcpy(sorted, v, sizeof v);
                 qsort(sorted, N, sizeof(float), cmp_float);
@@ -1027,7 +1029,7 @@ int wk_check_grid_smooth_far(void) {
 int wk_check_deriv_finite_differences(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     enum { NX = 400, NY = 3 };
     static float v[NX * NY], dx[NX * NY], dy[NX * NY];
     const double h = 1e-3;
@@ -1038,9 +1040,9 @@ int wk_check_deriv_finite_differences(void) {
         for (int lat = 0; lat <= 1; lat++)
             for (int norm = 0; norm <= 1; norm++)
                 for (size_t o = 0; o < COUNT(origins); o++) {
-                    wk_fbm f = make_fbm((wk_lattice)lat, 9, 3, 0.7, 2.0, 0.5f, norm);
-                    wk_grid2 g = {origins[o][0], origins[o][1], NX, NY, h, NX};
-                    EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, v, dx, dy) == WK_OK, "deriv status");
+                    wk_fbm f = make_fbm((uint32_t)lat, 9, 3, 0.7, 2.0, 0.5f, norm);
+                    wk_grid2 g = {origins[o][0], origins[o][1], NX, NY, h, NX, {0, 0}};
+                    EXPECT(wk_noise_fbm2_grid_deriv(&f, &g, v, dx, dy, NULL) == WK_OK, "deriv status");
                     double scale = 1;
                     /* (Plain comparisons: an fmax reduction here crashes aarch64 GCC 12's vectorizer.) */
                     for (int i = 0; i < NX * NY; i++) {
@@ -1084,23 +1086,23 @@ int wk_check_deriv_finite_differences(void) {
 int wk_check_bad_points(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     float x[8] = {0.5f, 1, 2, 3, 4, 5, 6, 7}, y[8] = {0}, z[8] = {0};
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         wk_buf o = wk_buf_new(8, 1);
-        EXPECT_STATUS(wk_noise_perlin2(NULL, y, 8, 0, o.p), WK_ERR_NULL, &o, "perlin2 x NULL");
-        EXPECT_STATUS(wk_noise_perlin2(x, NULL, 8, 0, o.p), WK_ERR_NULL, &o, "perlin2 y NULL");
-        EXPECT_STATUS(wk_noise_perlin2(x, y, 8, 0, NULL), WK_ERR_NULL, &o, "perlin2 out NULL");
-        EXPECT_STATUS(wk_noise_perlin3(NULL, y, z, 8, 0, o.p), WK_ERR_NULL, &o, "perlin3 x NULL");
-        EXPECT_STATUS(wk_noise_perlin3(x, NULL, z, 8, 0, o.p), WK_ERR_NULL, &o, "perlin3 y NULL");
-        EXPECT_STATUS(wk_noise_perlin3(x, y, NULL, 8, 0, o.p), WK_ERR_NULL, &o, "perlin3 z NULL");
-        EXPECT_STATUS(wk_noise_perlin3(x, y, z, 8, 0, NULL), WK_ERR_NULL, &o, "perlin3 out NULL");
-        EXPECT_STATUS(wk_noise_perlin2(x, y, SIZE_MAX / 2, 0, o.p), WK_ERR_OVERFLOW, &o, "perlin2 n overflow");
-        EXPECT_STATUS(wk_noise_perlin3(x, y, z, SIZE_MAX, 0, o.p), WK_ERR_OVERFLOW, &o, "perlin3 n overflow");
-        EXPECT_STATUS(wk_noise_perlin2(NULL, NULL, 0, 0, NULL), WK_OK, &o, "perlin2 n=0 NULL");
-        EXPECT_STATUS(wk_noise_perlin3(NULL, NULL, NULL, 0, 0, NULL), WK_OK, &o, "perlin3 n=0 NULL");
-        EXPECT_STATUS(wk_noise_perlin3(x, y, z, 0, 0, o.p), WK_OK, &o, "perlin3 n=0");
+        EXPECT_STATUS(wk_noise_perlin2(NULL, y, 8, 0, o.p, NULL), WK_ERR_NULL, &o, "perlin2 x NULL");
+        EXPECT_STATUS(wk_noise_perlin2(x, NULL, 8, 0, o.p, NULL), WK_ERR_NULL, &o, "perlin2 y NULL");
+        EXPECT_STATUS(wk_noise_perlin2(x, y, 8, 0, NULL, NULL), WK_ERR_NULL, &o, "perlin2 out NULL");
+        EXPECT_STATUS(wk_noise_perlin3(NULL, y, z, 8, 0, o.p, NULL), WK_ERR_NULL, &o, "perlin3 x NULL");
+        EXPECT_STATUS(wk_noise_perlin3(x, NULL, z, 8, 0, o.p, NULL), WK_ERR_NULL, &o, "perlin3 y NULL");
+        EXPECT_STATUS(wk_noise_perlin3(x, y, NULL, 8, 0, o.p, NULL), WK_ERR_NULL, &o, "perlin3 z NULL");
+        EXPECT_STATUS(wk_noise_perlin3(x, y, z, 8, 0, NULL, NULL), WK_ERR_NULL, &o, "perlin3 out NULL");
+        EXPECT_STATUS(wk_noise_perlin2(x, y, SIZE_MAX / 2, 0, o.p, NULL), WK_ERR_OVERFLOW, &o, "perlin2 n overflow");
+        EXPECT_STATUS(wk_noise_perlin3(x, y, z, SIZE_MAX, 0, o.p, NULL), WK_ERR_OVERFLOW, &o, "perlin3 n overflow");
+        EXPECT_STATUS(wk_noise_perlin2(NULL, NULL, 0, 0, NULL, NULL), WK_OK, &o, "perlin2 n=0 NULL");
+        EXPECT_STATUS(wk_noise_perlin3(NULL, NULL, NULL, 0, 0, NULL, NULL), WK_OK, &o, "perlin3 n=0 NULL");
+        EXPECT_STATUS(wk_noise_perlin3(x, y, z, 0, 0, o.p, NULL), WK_OK, &o, "perlin3 n=0");
         wk_buf_free(&o);
     }
     restore_state(st);
@@ -1110,39 +1112,39 @@ int wk_check_bad_points(void) {
 int wk_check_bad_minmax_remap(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     float x[8] = {0.5f, 1, 2, 3, 4, 5, 6, 7};
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         wk_buf mm = wk_buf_new(2, 0);
-        EXPECT_STATUS(wk_minmax(NULL, 8, &mm.p[0], &mm.p[1]), WK_ERR_NULL, &mm, "minmax x NULL");
-        EXPECT_STATUS(wk_minmax(x, 8, NULL, &mm.p[1]), WK_ERR_NULL, &mm, "minmax min NULL");
-        EXPECT_STATUS(wk_minmax(x, 8, &mm.p[0], NULL), WK_ERR_NULL, &mm, "minmax max NULL");
-        EXPECT_STATUS(wk_minmax(x, 0, NULL, NULL), WK_ERR_NULL, &mm, "minmax n=0 outputs NULL");
+        EXPECT_STATUS(wk_minmax(NULL, 8, &mm.p[0], &mm.p[1], NULL), WK_ERR_NULL, &mm, "minmax x NULL");
+        EXPECT_STATUS(wk_minmax(x, 8, NULL, &mm.p[1], NULL), WK_ERR_NULL, &mm, "minmax min NULL");
+        EXPECT_STATUS(wk_minmax(x, 8, &mm.p[0], NULL, NULL), WK_ERR_NULL, &mm, "minmax max NULL");
+        EXPECT_STATUS(wk_minmax(x, 0, NULL, NULL, NULL), WK_ERR_NULL, &mm, "minmax n=0 outputs NULL");
         wk_buf_free(&mm);
 
         wk_buf o = wk_buf_new(8, 1);
-        EXPECT_STATUS(wk_remap(x, 8, 1.0f, 1.0f, o.p), WK_ERR_INVALID_ARG, &o, "remap lo == hi");
-        EXPECT_STATUS(wk_remap(x, 8, 2.0f, 1.0f, o.p), WK_ERR_INVALID_ARG, &o, "remap lo > hi");
-        EXPECT_STATUS(wk_remap(x, 8, -0.0f, 0.0f, o.p), WK_ERR_INVALID_ARG, &o, "remap -0 .. +0");
-        EXPECT_STATUS(wk_remap(x, 8, NAN, 1.0f, o.p), WK_ERR_NOT_FINITE, &o, "remap lo NaN");
-        EXPECT_STATUS(wk_remap(x, 8, 0.0f, NAN, o.p), WK_ERR_NOT_FINITE, &o, "remap hi NaN");
-        EXPECT_STATUS(wk_remap(x, 8, -INFINITY, 1.0f, o.p), WK_ERR_NOT_FINITE, &o, "remap lo -Inf");
-        EXPECT_STATUS(wk_remap(x, 8, 0.0f, INFINITY, o.p), WK_ERR_NOT_FINITE, &o, "remap hi Inf");
+        EXPECT_STATUS(wk_remap(x, 8, 1.0f, 1.0f, o.p, NULL), WK_ERR_INVALID_ARG, &o, "remap lo == hi");
+        EXPECT_STATUS(wk_remap(x, 8, 2.0f, 1.0f, o.p, NULL), WK_ERR_INVALID_ARG, &o, "remap lo > hi");
+        EXPECT_STATUS(wk_remap(x, 8, -0.0f, 0.0f, o.p, NULL), WK_ERR_INVALID_ARG, &o, "remap -0 .. +0");
+        EXPECT_STATUS(wk_remap(x, 8, NAN, 1.0f, o.p, NULL), WK_ERR_NOT_FINITE, &o, "remap lo NaN");
+        EXPECT_STATUS(wk_remap(x, 8, 0.0f, NAN, o.p, NULL), WK_ERR_NOT_FINITE, &o, "remap hi NaN");
+        EXPECT_STATUS(wk_remap(x, 8, -INFINITY, 1.0f, o.p, NULL), WK_ERR_NOT_FINITE, &o, "remap lo -Inf");
+        EXPECT_STATUS(wk_remap(x, 8, 0.0f, INFINITY, o.p, NULL), WK_ERR_NOT_FINITE, &o, "remap hi Inf");
         {
             /* hi - lo overflows: noise.h says NOT_FINITE / INVALID_ARG; accept OVERFLOW too (noted). */
-            wk_status s = wk_remap(x, 8, -FLT_MAX, FLT_MAX, o.p);
+            wk_status s = wk_remap(x, 8, -FLT_MAX, FLT_MAX, o.p, NULL);
             EXPECT(s == WK_ERR_NOT_FINITE || s == WK_ERR_INVALID_ARG || s == WK_ERR_OVERFLOW,
                    "remap hi - lo overflow: status %d", (int)s);
             if (s == WK_ERR_OVERFLOW && t == 0)
-                fprintf(stderr, "  note: wk_remap(-FLT_MAX, FLT_MAX) returns WK_ERR_OVERFLOW; noise.h documents "
+                fprintf(stderr, "  note: wk_remap(-FLT_MAX, FLT_MAX, NULL) returns WK_ERR_OVERFLOW; noise.h documents "
                                 "WK_ERR_NOT_FINITE / WK_ERR_INVALID_ARG\n");
             EXPECT(wk_buf_all_canary(&o), "remap overflow touched output");
         }
-        EXPECT_STATUS(wk_remap(NULL, 8, 0, 1, o.p), WK_ERR_NULL, &o, "remap x NULL");
-        EXPECT_STATUS(wk_remap(x, 8, 0, 1, NULL), WK_ERR_NULL, &o, "remap out NULL");
-        EXPECT_STATUS(wk_remap(x, SIZE_MAX / 2, 0, 1, o.p), WK_ERR_OVERFLOW, &o, "remap n overflow");
-        EXPECT_STATUS(wk_remap(NULL, 0, 0, 1, NULL), WK_OK, &o, "remap n=0 NULL");
+        EXPECT_STATUS(wk_remap(NULL, 8, 0, 1, o.p, NULL), WK_ERR_NULL, &o, "remap x NULL");
+        EXPECT_STATUS(wk_remap(x, 8, 0, 1, NULL, NULL), WK_ERR_NULL, &o, "remap out NULL");
+        EXPECT_STATUS(wk_remap(x, SIZE_MAX / 2, 0, 1, o.p, NULL), WK_ERR_OVERFLOW, &o, "remap n overflow");
+        EXPECT_STATUS(wk_remap(NULL, 0, 0, 1, NULL, NULL), WK_OK, &o, "remap n=0 NULL");
         wk_buf_free(&o);
     }
     restore_state(st);
@@ -1162,42 +1164,42 @@ static int run_grid_case(const grid_case *c, wk_buf *o, wk_buf *dx, wk_buf *dy, 
     int fails = 0;
     /* which: 0 all, 1 only 2D ones, 2 only 3D */
     if (which != 2) {
-        EXPECT_STATUS(wk_noise_fbm2_grid(&c->f, &c->g2, o->p), c->want, o, "fbm2 %s", c->what);
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&c->f, &c->g2, o->p, dx->p, dy->p), c->want, o, "deriv %s", c->what);
+        EXPECT_STATUS(wk_noise_fbm2_grid(&c->f, &c->g2, o->p, NULL), c->want, o, "fbm2 %s", c->what);
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&c->f, &c->g2, o->p, dx->p, dy->p, NULL), c->want, o, "deriv %s", c->what);
         EXPECT(wk_buf_all_canary(dx) && wk_buf_all_canary(dy), "deriv %s touched ddx/ddy", c->what);
     }
-    if (which != 1) EXPECT_STATUS(wk_noise_fbm3_grid(&c->f, &c->g3, o->p), c->want, o, "fbm3 %s", c->what);
+    if (which != 1) EXPECT_STATUS(wk_noise_fbm3_grid(&c->f, &c->g3, o->p, NULL), c->want, o, "fbm3 %s", c->what);
     return fails;
 }
 
 int wk_check_bad_grids(void) {
     int fails = 0;
     saved_state st = save_state();
-    int isas[4], nisa = wk_supported_isas(isas);
+    int isas[WK_ISA_COUNT], nisa = wk_supported_isas(isas);
     const wk_fbm good = make_fbm(WK_LATTICE_PERM, 1, 3, 0.1, 2.0, 0.5f, 1);
-    const wk_grid2 g2 = {0, 0, 17, 5, 0.5, 20};
-    const wk_grid3 g3 = {0, 0, 0, 17, 5, 2, 0.5, 20, 100};
+    const wk_grid2 g2 = {0, 0, 17, 5, 0.5, 20, {0, 0}};
+    const wk_grid3 g3 = {0, 0, 0, 17, 5, 2, 0.5, 20, 100, {0, 0}};
     const size_t n = extent3(&g3); /* >= extent2(&g2) */
     for (int t = 0; t < nisa; t++) {
         use_isa(isas[t]);
         wk_buf o = wk_buf_new(n, 1), dx = wk_buf_new(n, 0), dy = wk_buf_new(n, 0);
         /* Sanity: the good setup works (then restore the canaries). */
-        EXPECT(wk_noise_fbm2_grid(&good, &g2, o.p) == WK_OK, "good fbm2");
-        EXPECT(wk_noise_fbm3_grid(&good, &g3, o.p) == WK_OK, "good fbm3");
+        EXPECT(wk_noise_fbm2_grid(&good, &g2, o.p, NULL) == WK_OK, "good fbm2");
+        EXPECT(wk_noise_fbm3_grid(&good, &g3, o.p, NULL) == WK_OK, "good fbm3");
         wk_buf_fill_canary(&o);
 
         /* NULL pointers. */
-        EXPECT_STATUS(wk_noise_fbm2_grid(NULL, &g2, o.p), WK_ERR_NULL, &o, "fbm2 f NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid(&good, NULL, o.p), WK_ERR_NULL, &o, "fbm2 g NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid(&good, &g2, NULL), WK_ERR_NULL, &o, "fbm2 out NULL");
-        EXPECT_STATUS(wk_noise_fbm3_grid(NULL, &g3, o.p), WK_ERR_NULL, &o, "fbm3 f NULL");
-        EXPECT_STATUS(wk_noise_fbm3_grid(&good, NULL, o.p), WK_ERR_NULL, &o, "fbm3 g NULL");
-        EXPECT_STATUS(wk_noise_fbm3_grid(&good, &g3, NULL), WK_ERR_NULL, &o, "fbm3 out NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(NULL, &g2, o.p, dx.p, dy.p), WK_ERR_NULL, &o, "deriv f NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, NULL, o.p, dx.p, dy.p), WK_ERR_NULL, &o, "deriv g NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, NULL, dx.p, dy.p), WK_ERR_NULL, &dx, "deriv value NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, o.p, NULL, dy.p), WK_ERR_NULL, &o, "deriv ddx NULL");
-        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, o.p, dx.p, NULL), WK_ERR_NULL, &o, "deriv ddy NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid(NULL, &g2, o.p, NULL), WK_ERR_NULL, &o, "fbm2 f NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid(&good, NULL, o.p, NULL), WK_ERR_NULL, &o, "fbm2 g NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid(&good, &g2, NULL, NULL), WK_ERR_NULL, &o, "fbm2 out NULL");
+        EXPECT_STATUS(wk_noise_fbm3_grid(NULL, &g3, o.p, NULL), WK_ERR_NULL, &o, "fbm3 f NULL");
+        EXPECT_STATUS(wk_noise_fbm3_grid(&good, NULL, o.p, NULL), WK_ERR_NULL, &o, "fbm3 g NULL");
+        EXPECT_STATUS(wk_noise_fbm3_grid(&good, &g3, NULL, NULL), WK_ERR_NULL, &o, "fbm3 out NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(NULL, &g2, o.p, dx.p, dy.p, NULL), WK_ERR_NULL, &o, "deriv f NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, NULL, o.p, dx.p, dy.p, NULL), WK_ERR_NULL, &o, "deriv g NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, NULL, dx.p, dy.p, NULL), WK_ERR_NULL, &dx, "deriv value NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, o.p, NULL, dy.p, NULL), WK_ERR_NULL, &o, "deriv ddx NULL");
+        EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &g2, o.p, dx.p, NULL, NULL), WK_ERR_NULL, &o, "deriv ddy NULL");
         EXPECT(wk_buf_all_canary(&dx) && wk_buf_all_canary(&dy), "deriv NULL cases touched ddx/ddy");
 
         /* Empty grids: no-op, NULL outputs allowed. */
@@ -1205,14 +1207,14 @@ int wk_check_bad_grids(void) {
             wk_grid2 e2 = g2;
             wk_grid3 e3 = g3;
             e2.nx = 0;
-            EXPECT_STATUS(wk_noise_fbm2_grid(&good, &e2, NULL), WK_OK, &o, "fbm2 nx=0");
-            EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &e2, NULL, NULL, NULL), WK_OK, &o, "deriv nx=0");
+            EXPECT_STATUS(wk_noise_fbm2_grid(&good, &e2, NULL, NULL), WK_OK, &o, "fbm2 nx=0");
+            EXPECT_STATUS(wk_noise_fbm2_grid_deriv(&good, &e2, NULL, NULL, NULL, NULL), WK_OK, &o, "deriv nx=0");
             e2 = g2, e2.ny = 0;
-            EXPECT_STATUS(wk_noise_fbm2_grid(&good, &e2, o.p), WK_OK, &o, "fbm2 ny=0");
+            EXPECT_STATUS(wk_noise_fbm2_grid(&good, &e2, o.p, NULL), WK_OK, &o, "fbm2 ny=0");
             e3.nz = 0;
-            EXPECT_STATUS(wk_noise_fbm3_grid(&good, &e3, NULL), WK_OK, &o, "fbm3 nz=0");
+            EXPECT_STATUS(wk_noise_fbm3_grid(&good, &e3, NULL, NULL), WK_OK, &o, "fbm3 nz=0");
             e3 = g3, e3.nx = 0;
-            EXPECT_STATUS(wk_noise_fbm3_grid(&good, &e3, o.p), WK_OK, &o, "fbm3 nx=0");
+            EXPECT_STATUS(wk_noise_fbm3_grid(&good, &e3, o.p, NULL), WK_OK, &o, "fbm3 nx=0");
         }
 
         grid_case c;
@@ -1227,8 +1229,8 @@ int wk_check_bad_grids(void) {
         CASE("octaves 0", WK_ERR_INVALID_ARG, c.f.octaves = 0);
         CASE("octaves 17", WK_ERR_INVALID_ARG, c.f.octaves = 17);
         CASE("octaves -1", WK_ERR_INVALID_ARG, c.f.octaves = -1);
-        CASE("lattice 2", WK_ERR_INVALID_ARG, c.f.lattice = (wk_lattice)2);
-        CASE("lattice -1", WK_ERR_INVALID_ARG, c.f.lattice = (wk_lattice)-1);
+        CASE("lattice 2", WK_ERR_INVALID_ARG, c.f.lattice = (uint32_t)2);
+        CASE("lattice -1", WK_ERR_INVALID_ARG, c.f.lattice = (uint32_t)-1);
         static const double nonfinite[] = {NAN, INFINITY, -INFINITY};
         static const double nonpositive[] = {0.0, -0.0, -1.0, -1e-300};
         for (size_t i = 0; i < COUNT(nonfinite); i++) {
@@ -1284,7 +1286,7 @@ int wk_check_bad_grids(void) {
             wk_fbm f = good;
             f.gain = 1e30f;
             f.octaves = 4;
-            wk_status s = wk_noise_fbm2_grid(&f, &g2, o.p);
+            wk_status s = wk_noise_fbm2_grid(&f, &g2, o.p, NULL);
             EXPECT(s != WK_OK && wk_buf_all_canary(&o), "gain 1e30 x 4 octaves: status %d, untouched %d", (int)s,
                    wk_buf_all_canary(&o));
         }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
+#include "wk_checks.h"
 #include "worldkern/wk.h"
 
 enum { MAX_MESSAGES = 20 };
@@ -94,9 +94,9 @@ int wk_buf_all_canary(const wk_buf *b) {
     return wk_buf_guards_ok(b);
 }
 
-int wk_supported_isas(int isas[4]) {
+int wk_supported_isas(int isas[WK_ISA_COUNT]) {
     int count = 0;
-    for (int isa = WK_ISA_SCALAR; isa <= WK_ISA_NEON; isa++)
+    for (int isa = WK_ISA_SCALAR; isa < WK_ISA_COUNT; isa++)
         if (wk_isa_supported((wk_isa)isa)) isas[count++] = isa;
     return count;
 }
