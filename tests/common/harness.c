@@ -42,10 +42,15 @@ wk_exec wk_exec_for(int isa, int threads) {
 }
 
 /* A job system stand-in: runs the parts on the calling thread, last first,
- * so that a kernel relying on part order would show it. */
+ * so that a kernel relying on part order would show it. Its "workers" run
+ * with flush-to-zero set when the harness tests that (user != NULL), as an
+ * engine's job threads may: each part must enter the default environment. */
 static void reversing_runner(void *user, wk_task_fn task, void *task_ctx, uint32_t count) {
-    (void)user;
-    for (uint32_t i = count; i-- > 0;) task(task_ctx, i);
+    for (uint32_t i = count; i-- > 0;) {
+        uint64_t saved = user ? wk_fp_set_flush() : 0;
+        task(task_ctx, i);
+        if (user) wk_fp_restore(saved);
+    }
 }
 
 enum { GUARD_BYTES = 64 };
@@ -91,7 +96,10 @@ int wk_harness_compare(const wk_harness *h) {
         for (int c = 0; c < nthreads; c++)
             for (uint32_t split = 0; split < h->splits; split++) {
                 wk_exec e = wk_exec_for(isas[t], thread_counts[c] < 0 ? -thread_counts[c] : thread_counts[c]);
-                if (thread_counts[c] < 0) e.runner = reversing_runner;
+                if (thread_counts[c] < 0) {
+                    e.runner = reversing_runner;
+                    e.runner_user = flush ? &flush : NULL;
+                }
                 memset(out, CANARY, h->out_bytes + 2 * GUARD_BYTES);
                 uint64_t saved = flush ? wk_fp_set_flush() : 0, during = wk_fp_control();
                 int rs = h->run(h->ctx, &e, split, out + GUARD_BYTES);
