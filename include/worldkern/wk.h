@@ -24,8 +24,18 @@
 extern "C" {
 #endif
 
-/* Marks the public API: the shared library exports nothing else. */
-#if defined(__GNUC__) || defined(__clang__)
+/* Marks the public API: the shared library exports nothing else. On
+ * Windows the DLL build defines WORLDKERN_BUILDING_DLL, and consumers of the
+ * DLL get WK_SHARED from the worldkern::worldkern target (static users: none). */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(WORLDKERN_BUILDING_DLL)
+#define WK_API __declspec(dllexport)
+#elif defined(WK_SHARED)
+#define WK_API __declspec(dllimport)
+#else
+#define WK_API
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
 #define WK_API __attribute__((visibility("default")))
 #else
 #define WK_API

@@ -1,0 +1,41 @@
+# Every public header compiles on its own, warning-free, with each compiler
+# given: COMPILERS is a list of "<compiler>|<std flag>" entries; every
+# header is compiled with and without -fshort-enums (syntax only).
+#   cmake -DINCLUDE_DIR=... -DWORK=... -DCOMPILERS=... -P headers.cmake
+cmake_minimum_required(VERSION 3.16)
+
+file(GLOB headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/worldkern/*.h)
+if(NOT headers)
+  message(FATAL_ERROR "no headers in ${INCLUDE_DIR}/worldkern")
+endif()
+file(MAKE_DIRECTORY ${WORK})
+set(failures 0)
+string(REPLACE "," ";" COMPILERS "${COMPILERS}")
+foreach(entry IN LISTS COMPILERS)
+  string(REPLACE "|" ";" entry "${entry}")
+  list(GET entry 0 compiler)
+  list(GET entry 1 std)
+  set(ext c)
+  if(std MATCHES "c\\+\\+")
+    set(ext cpp)
+  endif()
+  foreach(header IN LISTS headers)
+    string(MAKE_C_IDENTIFIER ${header} id)
+    set(source ${WORK}/${id}.${ext})
+    file(WRITE ${source} "#include <${header}>\n")
+    foreach(extra "" -fshort-enums)
+      execute_process(COMMAND ${compiler} ${std} -Wall -Wextra -Werror -pedantic ${extra}
+        -fsyntax-only -I${INCLUDE_DIR} ${source}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+      if(rc EQUAL 0)
+        message(STATUS "ok   ${compiler} ${std} ${extra} ${header}")
+      else()
+        message("FAIL ${compiler} ${std} ${extra} ${header}\n${out}")
+        math(EXPR failures "${failures} + 1")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "${failures} header compiles failed")
+endif()
