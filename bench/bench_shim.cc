@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -28,6 +31,8 @@ std::map<std::string, int> &thread_labels() {
 }
 
 // The console reporter, plus a copy of every run for the summary table.
+// With a log file, Google Benchmark's own console output (its context
+// lines and per-run rows) goes there and only worldkern's table is printed.
 class CollectingReporter : public benchmark::ConsoleReporter {
   public:
     explicit CollectingReporter(OutputOptions opts) : benchmark::ConsoleReporter(opts) {}
@@ -38,6 +43,51 @@ class CollectingReporter : public benchmark::ConsoleReporter {
         runs.insert(runs.end(), reports.begin(), reports.end());
     }
 };
+
+// Names with /<isa>/ replaced by /scalar/.
+std::string scalar_counterpart(const std::string &name) {
+    size_t a = name.find('/');
+    size_t b = a == std::string::npos ? a : name.find('/', a + 1);
+    size_t c = b == std::string::npos ? b : name.find('/', b + 1);
+    if (c == std::string::npos) return "";
+    return name.substr(0, b + 1) + "scalar" + name.substr(c);
+}
+
+bool filter_matches(const std::string &filter, const std::string &name) {
+    if (filter.empty() || filter == "all" || filter == ".") return true;
+    bool negative = filter[0] == '-';
+    try {
+        bool found = std::regex_search(name, std::regex(negative ? filter.substr(1) : filter, std::regex::extended));
+        return negative ? !found : found;
+    } catch (const std::regex_error &) {
+        return true;  // Google Benchmark reports a bad filter itself
+    }
+}
+
+std::string regex_escape(const std::string &s) {
+    std::string out;
+    for (char ch : s) {
+        if (std::strchr("\\^$.|?*+()[]{}", ch)) out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+// The scalar runs the speedup column needs but the filter leaves out, as
+// one exact-name filter ("" when none).
+std::string missing_scalar_filter(const std::string &filter) {
+    std::set<std::string> missing;
+    for (const auto &entry : thread_labels()) {
+        const std::string &name = entry.first;
+        if (!filter_matches(filter, name)) continue;
+        std::string scalar = scalar_counterpart(name);
+        if (!scalar.empty() && scalar != name && thread_labels().count(scalar) && !filter_matches(filter, scalar))
+            missing.insert(scalar);
+    }
+    std::string spec;
+    for (const std::string &name : missing) spec += (spec.empty() ? "^(" : "|") + regex_escape(name);
+    return spec.empty() ? spec : spec + ")(/|$)";  // runs are named .../real_time
+}
 
 struct Row {
     std::string name;  // registered name
@@ -135,7 +185,7 @@ benchmark::ConsoleReporter::OutputOptions console_options(int argc, char **argv)
     return static_cast<benchmark::ConsoleReporter::OutputOptions>(opts);
 }
 
-bool print_table(const std::vector<Row> &rows) {
+bool print_table(const std::vector<Row> &rows, const std::set<std::string> &reference_only) {
     // Scalar items/s per (kernel, size, threads).
     std::map<std::tuple<std::string, std::string, int>, double> scalar;
     for (const Row &r : rows)
@@ -154,6 +204,7 @@ bool print_table(const std::vector<Row> &rows) {
     std::printf("%s\n", rule.c_str());
     bool ok = true;
     for (const Row &r : rows) {
+        if (reference_only.count(r.name)) continue;  // run only for the speedup column
         if (!r.verified) ok = false;
         if (r.error || r.items_per_second <= 0.0) {
             std::printf("%-*s  %-*s  %-*s  %7d  %10s  %11s  %8s  %8s\n", k, r.kernel.c_str(), s,
@@ -224,15 +275,45 @@ int wk_bench_run(int argc, char **argv) {
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
 
-    CollectingReporter reporter(console_options(argc, argv));
-    size_t count = benchmark::RunSpecifiedBenchmarks(&reporter);
+    // WK_BENCH_LOG=FILE sends Google Benchmark's console output there.
+    const char *log_path = std::getenv("WK_BENCH_LOG");
+    std::ofstream log;
+    CollectingReporter reporter(log_path ? benchmark::ConsoleReporter::OO_Tabular : console_options(argc, argv));
+    if (log_path) {
+        log.open(log_path);
+        if (!log) {
+            std::fprintf(stderr, "wk_bench: cannot write %s\n", log_path);
+            return 2;
+        }
+        reporter.SetOutputStream(&log);
+        reporter.SetErrorStream(&log);
+    }
+    // The speedup column compares with scalar in the same run: when the
+    // filter leaves a kernel's scalar run out, run it first, table-only.
+    std::set<std::string> reference_only;
+    std::string filter = benchmark::GetBenchmarkFilter();
+    std::string scalar_spec = missing_scalar_filter(filter);
+    if (!scalar_spec.empty()) {
+        size_t before = reporter.runs.size();
+        benchmark::RunSpecifiedBenchmarks(&reporter, scalar_spec);
+        for (size_t r = before; r < reporter.runs.size(); r++)
+            reference_only.insert(reporter.runs[r].run_name.function_name);
+    }
+    size_t count = benchmark::RunSpecifiedBenchmarks(&reporter, filter);
     benchmark::Shutdown();
     if (count == 0) {
         std::fprintf(stderr, "wk_bench: no benchmark matched the filter\n");
         return 0;
     }
     if (reporter.runs.empty()) return 0;  // --benchmark_list_tests: nothing ran
-    return print_table(build_rows(reporter.runs)) ? 0 : 1;
+    if (log_path)
+        std::printf("Google Benchmark's own output: %s. Its line '***WARNING*** Library was built as DEBUG' "
+                    "is about Debian's libbenchmark package (built without NDEBUG), not worldkern, which is "
+                    "built Release.\n", log_path);
+    if (!reference_only.empty())
+        std::printf("The filter left out %zu scalar run(s); they ran first, only for the speedup column.\n",
+                    reference_only.size());
+    return print_table(build_rows(reporter.runs), reference_only) ? 0 : 1;
 }
 
 }  // extern "C"
