@@ -1,11 +1,13 @@
 /* Plain test runner (no Criterion): runs every check of every family, or
  * only those named on the command line (--kind isa: only the checks that
  * compare ISAs), prints "N passed, M failed" and exits nonzero on failure.
+ * --print-golden prints the golden hash table (tools/wk golden).
  * The aarch64 build runs this under qemu-aarch64, the windows one under wine. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "golden/golden.h"
 #include "wk_checks.h"
 #include "worldkern/wk.h"
 
@@ -25,6 +27,7 @@ static int selected(const entry *e, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--print-golden") == 0) return wk_golden_print() ? 1 : 0;
     if (argc >= 3 && strcmp(argv[1], "--kind") == 0) {
         only_kind = argv[2];
         argv += 2;
