@@ -243,6 +243,12 @@ static void *caller_main(void *arg) {
 
 int wk_check_concurrent_callers(void) {
     int fails = 0;
+#ifdef WK_TESTS_SINGLE_THREAD
+    /* qemu-aarch64 7.2 (user mode) hangs here on any second thread, plain
+     * pthread_create/join included: the native builds run this check. */
+    fprintf(stderr, "  note: concurrent_callers skipped (no threads under qemu-aarch64)\n");
+    return fails;
+#endif
     enum { CALLERS = 4 };
     pthread_t threads[CALLERS];
     caller callers[CALLERS];
