@@ -77,7 +77,9 @@ uint32_t wk__parts_for(const wk__call *call, size_t tasks, size_t work_per_task)
 
 /* Records "entry: message" as this thread's error detail and returns code. */
 wk_status wk__fail(wk_status code, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 2, 3))) /* C99 stdio (__USE_MINGW_ANSI_STDIO) */
+#elif defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;

@@ -3,6 +3,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include "wk_checks.h"
@@ -58,7 +61,11 @@ wk_buf wk_buf_new(size_t n, size_t offset) {
     wk_buf b;
     size_t total = 32 + offset + n + WK_GUARD;
     size_t bytes = (total * sizeof(float) + 63) / 64 * 64;
+#ifdef _WIN32
+    b.base = _aligned_malloc(bytes, 64); /* the C runtime of mingw has no aligned_alloc */
+#else
     b.base = aligned_alloc(64, bytes);
+#endif
     if (!b.base) {
         fprintf(stderr, "out of memory\n");
         abort();
@@ -73,7 +80,11 @@ wk_buf wk_buf_new(size_t n, size_t offset) {
 static size_t buf_total(const wk_buf *b) { return 32 + b->offset + b->n + WK_GUARD; }
 
 void wk_buf_free(wk_buf *b) {
+#ifdef _WIN32
+    _aligned_free(b->base);
+#else
     free(b->base);
+#endif
     b->base = b->p = NULL;
 }
 

@@ -25,7 +25,9 @@ WK_ALL_CHECKS(WK_DECLARE_CHECK)
 
 /* Report one failure: prints "FAIL file:line: message" (first few per check). */
 void wk_fail_at(const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 3, 4))) /* C99 stdio (__USE_MINGW_ANSI_STDIO) */
+#elif defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
