@@ -1,4 +1,4 @@
-/* CPU feature detection: cpuid + xgetbv on x86-64, HWCAP on Linux aarch64. */
+/* CPU feature detection: cpuid + xgetbv on x86-64, HWCAP on aarch64. */
 #include <stdatomic.h>
 
 #include "wk_core.h"
@@ -66,7 +66,7 @@ unsigned wk_cpu_isa_mask(void) { return features() & 0xFFu; }
 
 int wk_cpu_has_avx512vbmi(void) { return (features() >> 8) & 1; }
 
-#elif defined(__aarch64__) && defined(__linux__)
+#elif defined(__aarch64__)
 #include <sys/auxv.h>
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
@@ -78,12 +78,6 @@ unsigned wk_cpu_isa_mask(void) {
     return mask;
 }
 
-int wk_cpu_has_avx512vbmi(void) { return 0; }
-
-#elif defined(__aarch64__) || defined(_M_ARM64)
-/* macOS, Windows, BSDs: no HWCAP to read, and none needed: Advanced SIMD
- * (NEON) is mandatory in AArch64. */
-unsigned wk_cpu_isa_mask(void) { return (1u << WK_ISA_SCALAR) | (1u << WK_ISA_NEON); }
 int wk_cpu_has_avx512vbmi(void) { return 0; }
 
 #else
