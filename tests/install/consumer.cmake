@@ -1,10 +1,10 @@
 # One install smoke test, run by ctest as `cmake -P consumer.cmake` with
-#   MODE     cmake | pkgconfig
+#   MODE     cmake | pkgconfig | subdirectory (add_subdirectory of WK_SOURCE_DIR)
 #   LANG     c | cxx
 #   LINK     shared | static
 #   PREFIX   the install prefix (made by the install_tree test)
 #   WORK     a scratch folder of its own
-#   CC, CXX, GENERATOR, LIBDIR (relative), SOURCE (this folder)
+#   CC, CXX, GENERATOR, LIBDIR (relative), SOURCE (this folder), WK_SOURCE_DIR
 cmake_minimum_required(VERSION 3.16)
 
 function(run)
@@ -32,6 +32,10 @@ if(MODE STREQUAL "cmake")
   run(${CMAKE_COMMAND} -S ${SOURCE}/consumer_${LANG} -B ${WORK} -G ${GENERATOR}
     ${compiler} -DCMAKE_PREFIX_PATH=${PREFIX} -DWK_STATIC=${static})
   run(${CMAKE_COMMAND} --build ${WORK})
+elseif(MODE STREQUAL "subdirectory")
+  run(${CMAKE_COMMAND} -S ${SOURCE}/consumer_subdir -B ${WORK} -G ${GENERATOR}
+    -DCMAKE_C_COMPILER=${CC} -DCMAKE_CXX_COMPILER=${CXX} -DWK_SOURCE_DIR=${WK_SOURCE_DIR})
+  run(${CMAKE_COMMAND} --build ${WORK} --parallel 2)
 else()
   set(prefix ${PREFIX})
   set(static "")
