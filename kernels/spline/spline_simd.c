@@ -1,0 +1,362 @@
+/* The spline family's SIMD paths, one source compiled once per ISA. Every
+ * function computes exactly the reference's operations in the same order
+ * (no fused multiply-add), so results are bit-identical. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+
+#include "spline_impl.h"
+#include "wk_simd.h"
+#include "wk_math.h"
+
+static const uint32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+WK_INLINE wk_vf canon(wk_vf v) {
+    return wk_vf_select(wk_vf_isnan(v), wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS)), v);
+}
+
+WK_INLINE wk_vf clamp01(wk_vf v) {
+    const wk_vf zero = wk_vf_set1(0.0f), one = wk_vf_set1(1.0f);
+    v = wk_vf_select(wk_vf_lt(v, zero), zero, v);
+    return wk_vf_select(wk_vf_lt(one, v), one, v);
+}
+
+/* ---------------------------------------------------------- Catmull-Rom */
+
+typedef struct cr_coef { wk_vf a, b, c, d; } cr_coef;
+
+WK_INLINE cr_coef coeffs_of(wk_vf p0, wk_vf p1, wk_vf p2, wk_vf p3) {
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f), four = wk_vf_set1(4.0f), five = wk_vf_set1(5.0f);
+    cr_coef c;
+    c.a = wk_vf_add(wk_vf_sub(wk_vf_sub(wk_vf_mul(three, p1), p0), wk_vf_mul(three, p2)), p3);
+    c.b = wk_vf_sub(wk_vf_add(wk_vf_sub(wk_vf_mul(two, p0), wk_vf_mul(five, p1)), wk_vf_mul(four, p2)), p3);
+    c.c = wk_vf_sub(p2, p0);
+    c.d = wk_vf_mul(two, p1);
+    return c;
+}
+
+WK_INLINE wk_vf horner(cr_coef c, wk_vf u) {
+    wk_vf v = wk_vf_add(wk_vf_mul(u, c.a), c.b);
+    v = wk_vf_add(wk_vf_mul(u, v), c.c);
+    v = wk_vf_add(wk_vf_mul(u, v), c.d);
+    return canon(wk_vf_mul(wk_vf_set1(0.5f), v));
+}
+
+/* The segment of t per lane: clamped floor (float) and its index. */
+WK_INLINE wk_vf segment_of(wk_vf t, float flo, float fhi, uint32_t lo, uint32_t hi, wk_vi *index) {
+    const wk_vf vlo = wk_vf_set1(flo), vhi = wk_vf_set1(fhi);
+    wk_vf f = wk_vf_floor(t);
+    f = wk_vf_select(wk_vf_lt(f, vlo), vlo, f);
+    f = wk_vf_select(wk_vf_lt(vhi, f), vhi, f);
+    /* NaN lanes convert to anything: keep the index in range. */
+    *index = wk_vi_min_s(wk_vi_max_s(wk_vi_from_vf_trunc(f), wk_vi_set1(lo)), wk_vi_set1(hi));
+    return f;
+}
+
+/* Per-lane coefficients of segment i[lane] of curve p, from gathers. */
+WK_INLINE cr_coef coeffs_gather(const float *p, uint32_t n, uint32_t mode, wk_vi i, float ph_lo, float ph_hi) {
+    const wk_vi one = wk_vi_set1(1), two = wk_vi_set1(2), minus_one = wk_vi_set1(0xFFFFFFFFu);
+    wk_vf p1 = wk_vf_gather(p, i), p2 = wk_vf_gather(p, wk_vi_add(i, one)), p0, p3;
+    if (mode == WK_SPLINE_END_PHANTOM) {
+        wk_vi im1 = wk_vi_add(wk_vi_max_s(i, one), minus_one);
+        wk_vi ip2 = wk_vi_add(wk_vi_min_s(i, wk_vi_set1(n - 3)), two);
+        p0 = wk_vf_select(wk_vi_lt_s(i, one), wk_vf_set1(ph_lo), wk_vf_gather(p, im1));
+        p3 = wk_vf_select(wk_vi_lt_s(wk_vi_set1(n - 3), i), wk_vf_set1(ph_hi), wk_vf_gather(p, ip2));
+    } else {
+        p0 = wk_vf_gather(p, wk_vi_add(i, minus_one));
+        p3 = wk_vf_gather(p, wk_vi_add(i, two));
+    }
+    return coeffs_of(p0, p1, p2, p3);
+}
+
+/* Broadcast coefficients of segment i (scalar, exactly the reference's). */
+static cr_coef coeffs_broadcast(const float *p, uint32_t n, uint32_t mode, uint32_t i) {
+    float q[4], c[4];
+    wk__cr_points(p, n, mode, i, q);
+    wk__cr_coeffs(q, c);
+    cr_coef r = {wk_vf_set1(c[0]), wk_vf_set1(c[1]), wk_vf_set1(c[2]), wk_vf_set1(c[3])};
+    return r;
+}
+
+static uint32_t even_segment(uint32_t k, uint32_t m, float seg, float flo, float fhi, uint32_t lo) {
+    uint32_t i;
+    wk__cr_segment(wk__cr_even_s(k, m) * seg, flo, fhi, lo, &i);
+    return i;
+}
+
+static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
+    const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
+    const double r = 1.0 / (double)(m - 1);
+    const wk_vf vseg = wk_vf_set1(seg);
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    /* Two cached segments: dense sampling has one or two per vector. */
+    uint32_t ci[2] = {UINT32_MAX, UINT32_MAX};
+    cr_coef cc[2];
+    cc[0] = cc[1] = coeffs_broadcast(p, n, mode, lo);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        uint32_t kf = k0 + (uint32_t)q;
+        uint32_t i_first = even_segment(kf, m, seg, flo, fhi, lo);
+        uint32_t i_last = even_segment(kf + (uint32_t)w - 1, m, seg, flo, fhi, lo);
+        wk_vf s = wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r);
+        wk_vi idx;
+        wk_vf f = segment_of(wk_vf_mul(s, vseg), flo, fhi, lo, hi, &idx);
+        wk_vf u = wk_vf_sub(wk_vf_mul(s, vseg), f);
+        cr_coef c;
+        if (i_last - i_first <= 1) {
+            cr_coef seg_c[2];
+            uint32_t want[2] = {i_first, i_last};
+            for (int z = 0; z < 2; z++) {
+                if (ci[0] == want[z]) seg_c[z] = cc[0];
+                else if (ci[1] == want[z]) seg_c[z] = cc[1];
+                else {
+                    int slot = ci[0] == want[1 - z] ? 1 : 0;
+                    cc[slot] = coeffs_broadcast(p, n, mode, want[z]);
+                    ci[slot] = want[z];
+                    seg_c[z] = cc[slot];
+                }
+            }
+            if (i_first == i_last) {
+                c = seg_c[0];
+            } else {
+                /* lanes past the first segment: f > i_first */
+                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f);
+                c.a = wk_vf_select(second, seg_c[1].a, seg_c[0].a);
+                c.b = wk_vf_select(second, seg_c[1].b, seg_c[0].b);
+                c.c = wk_vf_select(second, seg_c[1].c, seg_c[0].c);
+                c.d = wk_vf_select(second, seg_c[1].d, seg_c[0].d);
+            }
+        } else {
+            c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+        }
+        wk_vf_store_n(out + q, horner(c, u), w);
+    }
+}
+
+static void cr_at(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
+    const wk_vf vseg = wk_vf_set1((float)(n - 1));
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf t = wk_vf_mul(wk_vf_load_n(s + q, w), vseg);
+        wk_vi idx;
+        wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+        wk_vf_store_n(out + q, horner(coeffs_gather(p, n, mode, idx, ph_lo, ph_hi), wk_vf_sub(t, f)), w);
+    }
+}
+
+enum { MAX_COLS = 64 };
+
+static void cr_even_cols(const float *p, size_t p_stride, uint32_t n, uint32_t mode, uint32_t lanes, uint32_t m,
+                         float *out, size_t out_stride) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
+    float coef[4][MAX_COLS];
+    uint32_t cur = UINT32_MAX;
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t i;
+        float t = wk__cr_even_s(k, m) * seg;
+        float f = wk__cr_segment(t, flo, fhi, lo, &i);
+        if (i != cur) {
+            /* the segment's coefficients for every column, once */
+            cur = i;
+            for (uint32_t c = 0; c < lanes; c += WK_W) {
+                size_t w = lanes - c < WK_W ? lanes - c : WK_W;
+#define ROW(j) wk_vf_load_n(p + (size_t)(j) * p_stride + c, w)
+                wk_vf p1 = ROW(i), p2 = ROW(i + 1), p0, p3;
+                const wk_vf two = wk_vf_set1(2.0f);
+                if (mode == WK_SPLINE_END_PHANTOM) {
+                    p0 = i == 0 ? wk_vf_sub(wk_vf_mul(two, ROW(0)), ROW(1)) : ROW(i - 1);
+                    p3 = i + 2 >= n ? wk_vf_sub(wk_vf_mul(two, ROW(n - 1)), ROW(n - 2)) : ROW(i + 2);
+                } else {
+                    p0 = ROW(i - 1);
+                    p3 = ROW(i + 2);
+                }
+#undef ROW
+                cr_coef cf = coeffs_of(p0, p1, p2, p3);
+                wk_vf_storeu(coef[0] + c, cf.a);
+                wk_vf_storeu(coef[1] + c, cf.b);
+                wk_vf_storeu(coef[2] + c, cf.c);
+                wk_vf_storeu(coef[3] + c, cf.d);
+            }
+        }
+        const wk_vf u = wk_vf_set1(t - f);
+        float *row = out + (size_t)k * out_stride;
+        for (uint32_t c = 0; c < lanes; c += WK_W) {
+            size_t w = lanes - c < WK_W ? lanes - c : WK_W;
+            cr_coef cf = {wk_vf_loadu(coef[0] + c), wk_vf_loadu(coef[1] + c), wk_vf_loadu(coef[2] + c),
+                          wk_vf_loadu(coef[3] + c)};
+            wk_vf_store_n(row + c, horner(cf, u), w);
+        }
+    }
+}
+
+/* -------------------------------------------------------- height curves */
+
+static void curve(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    const float *kf = (const float *)(const void *)keys;
+    const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
+    const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
+    const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
+    const uint32_t last_seg = nkeys >= 2 ? nkeys - 2 : 0;
+    uint32_t top = 1;
+    while (top * 2 <= last_seg) top *= 2;
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf xv = wk_vf_load_n(x + q, w);
+        wk_vf val = v_first;
+        if (nkeys >= 2) {
+            /* largest j <= nkeys - 2 with t[j] <= x (t[0] < x here) */
+            wk_vi j = wk_vi_set1(0);
+            for (uint32_t step = last_seg ? top : 0; step > 0; step >>= 1) {
+                wk_vi cand = wk_vi_min_s(wk_vi_add(j, wk_vi_set1(step)), wk_vi_set1(last_seg));
+                wk_vf tc = wk_vf_gather(kf, wk_vi_slli(cand, 2));
+                j = wk_vi_select(wk_vf_lt(xv, tc), j, cand);
+            }
+            wk_vi b = wk_vi_slli(j, 2);
+            wk_vf t0 = wk_vf_gather(kf, b), v0 = wk_vf_gather(kf + 1, b), out0 = wk_vf_gather(kf + 3, b);
+            wk_vf t1 = wk_vf_gather(kf + 4, b), v1 = wk_vf_gather(kf + 5, b), in1 = wk_vf_gather(kf + 6, b);
+            wk_vf dt = wk_vf_sub(t1, t0);
+            wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
+            wk_vf m0 = wk_vf_mul(out0, dt), m1 = wk_vf_mul(in1, dt);
+            wk_vf c2 = wk_vf_sub(wk_vf_sub(wk_vf_mul(three, wk_vf_sub(v1, v0)), wk_vf_mul(two, m0)), m1);
+            wk_vf c3 = wk_vf_add(wk_vf_add(wk_vf_mul(two, wk_vf_sub(v0, v1)), m0), m1);
+            wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
+            h = wk_vf_add(wk_vf_mul(h, u), m0);
+            h = wk_vf_add(wk_vf_mul(h, u), v0);
+            h = canon(h);
+            /* infinite tangent: a step holding v0 */
+            const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+            wk_vi big = wk_vi_max_s(wk_vi_and(wk_vf_as_vi(out0), abs_mask), wk_vi_and(wk_vf_as_vi(in1), abs_mask));
+            h = wk_vf_select(wk_vi_lt_s(wk_vi_set1(0x7F7FFFFFu), big), v0, h);
+            h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
+            val = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
+        }
+        wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, val), w);
+    }
+}
+
+static void redistribute(const float *v, size_t n, float exponent, float *out) {
+    const wk_vf e = wk_vf_set1(exponent);
+    for (size_t q = 0; q < n; q += WK_W) {
+        size_t w = n - q < WK_W ? n - q : WK_W;
+        wk_vf_store_n(out + q, canon(wk_vf_pow(clamp01(wk_vf_load_n(v + q, w)), e)), w);
+    }
+}
+
+static void terrace(const float *v, size_t n, float levels, float one_minus_w, float inv_w, float *out) {
+    const wk_vf k = wk_vf_set1(levels), omw = wk_vf_set1(one_minus_w), iw = wk_vf_set1(inv_w);
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f);
+    const int blend = inv_w > 0.0f;
+    for (size_t q = 0; q < n; q += WK_W) {
+        size_t w = n - q < WK_W ? n - q : WK_W;
+        wk_vf qv = wk_vf_mul(clamp01(wk_vf_load_n(v + q, w)), k);
+        wk_vf f = wk_vf_floor(qv);
+        wk_vf b = wk_vf_set1(0.0f);
+        if (blend) {
+            b = clamp01(wk_vf_mul(wk_vf_sub(wk_vf_sub(qv, f), omw), iw));
+            b = wk_vf_mul(wk_vf_mul(b, b), wk_vf_sub(three, wk_vf_mul(two, b)));
+        }
+        wk_vf_store_n(out + q, canon(wk_vf_div(wk_vf_add(f, b), k)), w);
+    }
+}
+
+/* ---------------------------------------------------------------- water */
+
+/* Stores `now` where the lane is awake, else what was there (`was`). */
+#define KEEP(masked, awake, now, was) ((masked) ? wk_vf_select((awake), (now), (was)) : (now))
+
+/* One step of the W (or w < W) bodies at pos/vel/rest, the reference's
+ * sequential loop per lane. masked: lanes not in `awake` keep their state. */
+WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t stride, size_t w, uint32_t N,
+                           const wk__water_args *a, int masked, wk_vm awake) {
+    const wk_vf k = wk_vf_set1(a->k), d = wk_vf_set1(a->damping), sp = wk_vf_set1(a->spread);
+    for (uint32_t i = 0; i < N; i++) {
+        size_t o = (size_t)i * stride;
+        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + o, w);
+        wk_vf v1 = wk_vf_add(v, wk_vf_mul(wk_vf_sub(r, p), k));
+        wk_vf p1 = wk_vf_add(p, v1);
+        v1 = wk_vf_mul(v1, d);
+        wk_vf_store_n(pos + o, KEEP(masked, awake, p1, p), w);
+        wk_vf_store_n(vel + o, KEEP(masked, awake, v1, v), w);
+    }
+    if (N < 2) return;
+    for (uint32_t pass = 0; pass < a->passes; pass++) {
+        /* spring 0: only left[1] */
+        wk_vf h_cur = wk_vf_load_n(pos, w), h_next = wk_vf_load_n(pos + stride, w);
+        wk_vf v = wk_vf_load_n(vel, w);
+        wk_vf ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));
+        wk_vf_store_n(vel, KEEP(masked, awake, wk_vf_add(v, ll), v), w);
+        wk_vf_store_n(pos, KEEP(masked, awake, wk_vf_add(h_cur, ll), h_cur), w);
+        wk_vf h_prev = h_cur;
+        h_cur = h_next;
+        for (uint32_t i = 1; i + 1 < N; i++) {
+            size_t o = (size_t)i * stride;
+            h_next = wk_vf_load_n(pos + o + stride, w);
+            v = wk_vf_load_n(vel + o, w);
+            wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur)); /* right[i-1] */
+            ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));        /* left[i+1] */
+            wk_vf_store_n(vel + o, KEEP(masked, awake, wk_vf_add(wk_vf_add(v, rr), ll), v), w);
+            wk_vf_store_n(pos + o, KEEP(masked, awake, wk_vf_add(wk_vf_add(h_cur, rr), ll), h_cur), w);
+            h_prev = h_cur;
+            h_cur = h_next;
+        }
+        /* spring N-1: only right[N-2] */
+        size_t o = (size_t)(N - 1) * stride;
+        v = wk_vf_load_n(vel + o, w);
+        wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur));
+        wk_vf_store_n(vel + o, KEEP(masked, awake, wk_vf_add(v, rr), v), w);
+        wk_vf_store_n(pos + o, KEEP(masked, awake, wk_vf_add(h_cur, rr), h_cur), w);
+    }
+}
+
+static void water_step(float *pos, float *vel, const float *rest, size_t stride, uint32_t lanes, uint32_t springs,
+                       const wk__water_args *a, uint8_t *asleep) {
+    const wk_vi lane = wk_vi_loadu(lane_index);
+    const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+    for (uint32_t b = 0; b < lanes; b += WK_W) {
+        size_t w = lanes - b < WK_W ? lanes - b : WK_W;
+        uint32_t flags[16] = {0};
+        uint32_t n_awake = (uint32_t)w;
+        if (asleep) {
+            n_awake = 0;
+            for (size_t l = 0; l < w; l++) {
+                flags[l] = asleep[b + l] ? 1u : 0u;
+                n_awake += asleep[b + l] == 0;
+            }
+            if (n_awake == 0) continue;
+        }
+        if (n_awake == w) {
+            step_vector(pos + b, vel + b, rest + b, stride, w, springs, a, 0, wk_vi_lt_s(lane, wk_vi_set1(0)));
+        } else {
+            wk_vm awake = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
+            step_vector(pos + b, vel + b, rest + b, stride, w, springs, a, 1, awake);
+        }
+        if (asleep && a->threshold > 0.0f) {
+            wk_vi big = wk_vi_set1(0);
+            for (uint32_t i = 0; i < springs; i++) {
+                size_t o = (size_t)i * stride + b;
+                wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + o, w);
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(v), abs_mask));
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(wk_vf_sub(p, r)), abs_mask));
+            }
+            uint32_t thr_bits;
+            memcpy(&thr_bits, &a->threshold, sizeof thr_bits);
+            uint32_t settled[16];
+            wk_vi_storeu(settled, wk_vi_select(wk_vi_lt_s(big, wk_vi_set1(thr_bits)), wk_vi_set1(1), wk_vi_set1(0)));
+            for (size_t l = 0; l < w; l++)
+                if (!flags[l] && settled[l]) asleep[b + l] = 1;
+        }
+    }
+}
+
+const wk__spline_kernels WK_SIMD_NAME(wk__spline_kernels) = {cr_even, cr_at,     cr_even_cols, curve,
+                                                             redistribute, terrace, water_step};
