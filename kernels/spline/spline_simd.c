@@ -274,14 +274,15 @@ static void terrace(const float *v, size_t n, float levels, float one_minus_w, f
 /* Stores `now` where the lane is awake, else what was there (`was`). */
 #define KEEP(masked, awake, now, was) ((masked) ? wk_vf_select((awake), (now), (was)) : (now))
 
-/* One step of the W (or w < W) bodies at pos/vel/rest, the reference's
- * sequential loop per lane. masked: lanes not in `awake` keep their state. */
-WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t stride, size_t w, uint32_t N,
+/* One step of the W (or w < W) bodies at pos/vel (springs `ps` floats
+ * apart) with rest (springs `rs` apart), the reference's sequential loop per
+ * lane. masked: lanes not in `awake` keep their state. */
+WK_INLINE void step_vector(float *pos, float *vel, size_t ps, const float *rest, size_t rs, size_t w, uint32_t N,
                            const wk__water_args *a, int masked, wk_vm awake) {
     const wk_vf k = wk_vf_set1(a->k), d = wk_vf_set1(a->damping), sp = wk_vf_set1(a->spread);
     for (uint32_t i = 0; i < N; i++) {
-        size_t o = (size_t)i * stride;
-        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + o, w);
+        size_t o = (size_t)i * ps;
+        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + (size_t)i * rs, w);
         wk_vf v1 = wk_vf_add(v, wk_vf_mul(wk_vf_sub(r, p), k));
         wk_vf p1 = wk_vf_add(p, v1);
         v1 = wk_vf_mul(v1, d);
@@ -291,7 +292,7 @@ WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t str
     if (N < 2) return;
     for (uint32_t pass = 0; pass < a->passes; pass++) {
         /* spring 0: only left[1] */
-        wk_vf h_cur = wk_vf_load_n(pos, w), h_next = wk_vf_load_n(pos + stride, w);
+        wk_vf h_cur = wk_vf_load_n(pos, w), h_next = wk_vf_load_n(pos + ps, w);
         wk_vf v = wk_vf_load_n(vel, w);
         wk_vf ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));
         wk_vf_store_n(vel, KEEP(masked, awake, wk_vf_add(v, ll), v), w);
@@ -299,8 +300,8 @@ WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t str
         wk_vf h_prev = h_cur;
         h_cur = h_next;
         for (uint32_t i = 1; i + 1 < N; i++) {
-            size_t o = (size_t)i * stride;
-            h_next = wk_vf_load_n(pos + o + stride, w);
+            size_t o = (size_t)i * ps;
+            h_next = wk_vf_load_n(pos + o + ps, w);
             v = wk_vf_load_n(vel + o, w);
             wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur)); /* right[i-1] */
             ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));        /* left[i+1] */
@@ -310,7 +311,7 @@ WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t str
             h_cur = h_next;
         }
         /* spring N-1: only right[N-2] */
-        size_t o = (size_t)(N - 1) * stride;
+        size_t o = (size_t)(N - 1) * ps;
         v = wk_vf_load_n(vel + o, w);
         wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur));
         wk_vf_store_n(vel + o, KEEP(masked, awake, wk_vf_add(v, rr), v), w);
@@ -318,10 +319,20 @@ WK_INLINE void step_vector(float *pos, float *vel, const float *rest, size_t str
     }
 }
 
+/* Bodies' springs sit `stride` floats apart; with a stride that is a large
+ * power of two every spring of a block maps to the same cache set and the
+ * passes would miss on every access. A block of W bodies of up to TILE_SPRINGS
+ * springs is therefore copied into a contiguous tile (springs W floats apart),
+ * stepped there and copied back: the same operations on the same values. */
+enum { TILE_FLOATS = 4096 }; /* pos + vel: 16 KiB of stack */
+#define TILE_SPRINGS (TILE_FLOATS / (2 * WK_W))
+
 static void water_step(float *pos, float *vel, const float *rest, size_t stride, uint32_t lanes, uint32_t springs,
                        const wk__water_args *a, uint8_t *asleep) {
     const wk_vi lane = wk_vi_loadu(lane_index);
     const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+    float tile[TILE_FLOATS];
+    const int tiled = springs <= TILE_SPRINGS && stride > WK_W;
     for (uint32_t b = 0; b < lanes; b += WK_W) {
         size_t w = lanes - b < WK_W ? lanes - b : WK_W;
         uint32_t flags[16] = {0};
@@ -334,19 +345,30 @@ static void water_step(float *pos, float *vel, const float *rest, size_t stride,
             }
             if (n_awake == 0) continue;
         }
+        float *p = pos + b, *v = vel + b;
+        size_t ps = stride;
+        if (tiled) {
+            p = tile;
+            v = tile + (size_t)springs * WK_W;
+            ps = WK_W;
+            for (uint32_t i = 0; i < springs; i++) {
+                wk_vf_storeu(p + (size_t)i * WK_W, wk_vf_load_n(pos + (size_t)i * stride + b, w));
+                wk_vf_storeu(v + (size_t)i * WK_W, wk_vf_load_n(vel + (size_t)i * stride + b, w));
+            }
+        }
         if (n_awake == w) {
-            step_vector(pos + b, vel + b, rest + b, stride, w, springs, a, 0, wk_vi_lt_s(lane, wk_vi_set1(0)));
+            step_vector(p, v, ps, rest + b, stride, w, springs, a, 0, wk_vi_lt_s(lane, wk_vi_set1(0)));
         } else {
             wk_vm awake = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
-            step_vector(pos + b, vel + b, rest + b, stride, w, springs, a, 1, awake);
+            step_vector(p, v, ps, rest + b, stride, w, springs, a, 1, awake);
         }
         if (asleep && a->threshold > 0.0f) {
             wk_vi big = wk_vi_set1(0);
             for (uint32_t i = 0; i < springs; i++) {
-                size_t o = (size_t)i * stride + b;
-                wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + o, w);
-                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(v), abs_mask));
-                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(wk_vf_sub(p, r)), abs_mask));
+                wk_vf pp = wk_vf_load_n(p + (size_t)i * ps, w), vv = wk_vf_load_n(v + (size_t)i * ps, w);
+                wk_vf r = wk_vf_load_n(rest + (size_t)i * stride + b, w);
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(vv), abs_mask));
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(wk_vf_sub(pp, r)), abs_mask));
             }
             uint32_t thr_bits;
             memcpy(&thr_bits, &a->threshold, sizeof thr_bits);
@@ -355,6 +377,11 @@ static void water_step(float *pos, float *vel, const float *rest, size_t stride,
             for (size_t l = 0; l < w; l++)
                 if (!flags[l] && settled[l]) asleep[b + l] = 1;
         }
+        if (tiled)
+            for (uint32_t i = 0; i < springs; i++) {
+                wk_vf_store_n(pos + (size_t)i * stride + b, wk_vf_loadu(p + (size_t)i * WK_W), w);
+                wk_vf_store_n(vel + (size_t)i * stride + b, wk_vf_loadu(v + (size_t)i * WK_W), w);
+            }
     }
 }
 

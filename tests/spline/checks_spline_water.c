@@ -165,7 +165,7 @@ int wk_check_spline_water_isa(void) {
     int fails = 0;
     wk_rng rng = {2};
     const uint32_t Bs[] = {1, 3, 15, 16, 17, 31, 64, 100, 130};
-    const uint32_t Ns[] = {1, 2, 3, 17};
+    const uint32_t Ns[] = {1, 2, 3, 17, 300};
     const uint32_t passes[] = {0, 1, 8};
     for (size_t a = 0; a < COUNT(Bs); a++)
         for (size_t b = 0; b < COUNT(Ns); b++)
