@@ -167,7 +167,10 @@ WK_API wk_status wk_spline_terrace(const float *v, size_t n, uint32_t levels, fl
  *         if i > 0:     pos[i-1] += left[i]
  *         if i < N-1:   pos[i+1] += right[i]
  * The vector paths run bodies across lanes and reproduce this per-body
- * sequential loop bit for bit (same additions in the same order).
+ * sequential loop bit for bit (same additions in the same order). A NaN in
+ * a stepped body's pos or vel comes out as the quiet NaN 0x7FC00000 (which
+ * NaN payload survives an operation depends on operand order; whether a
+ * value is NaN does not).
  *
  * Sleep: after a body's step, when sleep_threshold > 0 and every spring has
  * |vel| < sleep_threshold and |pos - rest| < sleep_threshold, the body's

@@ -142,6 +142,10 @@ static void water_step_ref(float *pos, float *vel, const float *rest, size_t str
     for (uint32_t b = 0; b < lanes; b++) {
         if (asleep && asleep[b]) continue;
         body_step(pos + b, vel + b, rest + b, stride, springs, a);
+        for (uint32_t i = 0; i < springs; i++) { /* NaNs leave as the canonical NaN */
+            pos[(size_t)i * stride + b] = wk__spline_canon(pos[(size_t)i * stride + b]);
+            vel[(size_t)i * stride + b] = wk__spline_canon(vel[(size_t)i * stride + b]);
+        }
         if (asleep && a->threshold > 0.0f && body_settled(pos + b, vel + b, rest + b, stride, springs, a->threshold))
             asleep[b] = 1;
     }

@@ -359,8 +359,7 @@ static void water_step(float *pos, float *vel, const float *rest, size_t stride,
         if (n_awake == w) {
             step_vector(p, v, ps, rest + b, stride, w, springs, a, 0, wk_vi_lt_s(lane, wk_vi_set1(0)));
         } else {
-            wk_vm awake = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
-            step_vector(p, v, ps, rest + b, stride, w, springs, a, 1, awake);
+            step_vector(p, v, ps, rest + b, stride, w, springs, a, 1, wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1)));
         }
         if (asleep && a->threshold > 0.0f) {
             wk_vi big = wk_vi_set1(0);
@@ -377,11 +376,18 @@ static void water_step(float *pos, float *vel, const float *rest, size_t stride,
             for (size_t l = 0; l < w; l++)
                 if (!flags[l] && settled[l]) asleep[b + l] = 1;
         }
-        if (tiled)
-            for (uint32_t i = 0; i < springs; i++) {
-                wk_vf_store_n(pos + (size_t)i * stride + b, wk_vf_loadu(p + (size_t)i * WK_W), w);
-                wk_vf_store_n(vel + (size_t)i * stride + b, wk_vf_loadu(v + (size_t)i * WK_W), w);
-            }
+        /* NaNs leave the step as the canonical NaN (operand order decides
+         * which payload survives an operation; whether a value is NaN does
+         * not depend on it). Sleeping lanes keep their bits. */
+        const int masked = n_awake != w;
+        const wk_vm awake = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
+        for (uint32_t i = 0; i < springs; i++) {
+            float *tp = tiled ? p + (size_t)i * WK_W : pos + (size_t)i * stride + b;
+            float *tv = tiled ? v + (size_t)i * WK_W : vel + (size_t)i * stride + b;
+            wk_vf pp = wk_vf_load_n(tp, w), vv = wk_vf_load_n(tv, w);
+            wk_vf_store_n(pos + (size_t)i * stride + b, KEEP(masked, awake, canon(pp), pp), w);
+            wk_vf_store_n(vel + (size_t)i * stride + b, KEEP(masked, awake, canon(vv), vv), w);
+        }
     }
 }
 
