@@ -78,9 +78,11 @@ static cr_coef coeffs_broadcast(const float *p, uint32_t n, uint32_t mode, uint3
     return r;
 }
 
-static uint32_t even_segment(uint32_t k, uint32_t m, float seg, float flo, float fhi, uint32_t lo) {
+/* The segment of evenly spaced sample k: the reference's float division
+ * replaced by the double product that spline_impl.h proves equal. */
+static uint32_t even_segment(uint32_t k, double r, float seg, float flo, float fhi, uint32_t lo) {
     uint32_t i;
-    wk__cr_segment(wk__cr_even_s(k, m) * seg, flo, fhi, lo, &i);
+    wk__cr_segment((float)((double)k * r) * seg, flo, fhi, lo, &i);
     return i;
 }
 
@@ -92,47 +94,43 @@ static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint3
     const double r = 1.0 / (double)(m - 1);
     const wk_vf vseg = wk_vf_set1(seg);
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    /* Two cached segments: dense sampling has one or two per vector. */
-    uint32_t ci[2] = {UINT32_MAX, UINT32_MAX};
-    cr_coef cc[2];
-    cc[0] = cc[1] = coeffs_broadcast(p, n, mode, lo);
+    /* Segments are monotonic in k: when the last lane of a vector is in the
+     * segment of the previous vector's last lane, so is every lane, and
+     * f = that segment. Otherwise lanes span two segments (select) or more
+     * (gather). cur holds the previous vector's last segment and its
+     * coefficients (computed once per segment). */
+    uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
+    cr_coef cc = coeffs_broadcast(p, n, mode, cur);
+    wk_vf fcur = wk_vf_set1((float)cur);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
         uint32_t kf = k0 + (uint32_t)q;
-        uint32_t i_first = even_segment(kf, m, seg, flo, fhi, lo);
-        uint32_t i_last = even_segment(kf + (uint32_t)w - 1, m, seg, flo, fhi, lo);
-        wk_vf s = wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r);
-        wk_vi idx;
-        wk_vf f = segment_of(wk_vf_mul(s, vseg), flo, fhi, lo, hi, &idx);
-        wk_vf u = wk_vf_sub(wk_vf_mul(s, vseg), f);
-        cr_coef c;
-        if (i_last - i_first <= 1) {
-            cr_coef seg_c[2];
-            uint32_t want[2] = {i_first, i_last};
-            for (int z = 0; z < 2; z++) {
-                if (ci[0] == want[z]) seg_c[z] = cc[0];
-                else if (ci[1] == want[z]) seg_c[z] = cc[1];
-                else {
-                    int slot = ci[0] == want[1 - z] ? 1 : 0;
-                    cc[slot] = coeffs_broadcast(p, n, mode, want[z]);
-                    ci[slot] = want[z];
-                    seg_c[z] = cc[slot];
-                }
-            }
-            if (i_first == i_last) {
-                c = seg_c[0];
-            } else {
-                /* lanes past the first segment: f > i_first */
-                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f);
-                c.a = wk_vf_select(second, seg_c[1].a, seg_c[0].a);
-                c.b = wk_vf_select(second, seg_c[1].b, seg_c[0].b);
-                c.c = wk_vf_select(second, seg_c[1].c, seg_c[0].c);
-                c.d = wk_vf_select(second, seg_c[1].d, seg_c[0].d);
-            }
+        uint32_t i_last = even_segment(kf + (uint32_t)w - 1, r, seg, flo, fhi, lo);
+        wk_vf t = wk_vf_mul(wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r), vseg);
+        wk_vf value;
+        if (i_last == cur) {
+            value = horner(cc, wk_vf_sub(t, fcur));
         } else {
-            c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+            uint32_t i_first = even_segment(kf, r, seg, flo, fhi, lo);
+            wk_vi idx;
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            cr_coef next = coeffs_broadcast(p, n, mode, i_last), c;
+            if (i_last - i_first == 1 || (i_last == i_first + 0)) {
+                cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
+                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
+                c.a = wk_vf_select(second, next.a, first.a);
+                c.b = wk_vf_select(second, next.b, first.b);
+                c.c = wk_vf_select(second, next.c, first.c);
+                c.d = wk_vf_select(second, next.d, first.d);
+            } else {
+                c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+            }
+            value = horner(c, wk_vf_sub(t, f));
+            cur = i_last;
+            cc = next;
+            fcur = wk_vf_set1((float)cur);
         }
-        wk_vf_store_n(out + q, horner(c, u), w);
+        wk_vf_store_n(out + q, value, w);
     }
 }
 

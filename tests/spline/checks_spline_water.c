@@ -174,6 +174,11 @@ int wk_check_spline_water_isa(void) {
                 size_t stride = B + (a & 1);
                 state s = state_new(B, N, stride, &rng, (a + b) & 1 ? 0.5 : 1e-5);
                 for (uint32_t i = 0; i < B; i++) s.asleep[i] = wk_rng_u64(&rng) % 3 == 0;
+                if (a % 3 == 1) { /* NaNs with payloads: canonical out of a step on every ISA */
+                    s.pos[wk_rng_u64(&rng) % ((size_t)N * stride)] = wk_from_bits(0xFFC01234u);
+                    s.vel[wk_rng_u64(&rng) % ((size_t)N * stride)] = wk_from_bits(0x7FA00001u);
+                    s.rest[wk_rng_u64(&rng) % ((size_t)N * stride)] = wk_from_bits(0xFF800001u);
+                }
                 water_case wc = {&s, WK_WATER_PARAMS_DEFAULTS, (size_t)N * stride};
                 wc.p.passes = passes[c];
                 wc.p.spread = c == 2 ? 0.2f : 0.45f;
