@@ -205,6 +205,9 @@ void wk_bench_register_spline(void) {
     c = new_case("curve", "8keys_65536", run_curve);
     c->nkeys = 8; c->m = 65536;
     list[nl++] = c;
+    c = new_case("curve", "64keys_65536", run_curve);
+    c->nkeys = 64; c->m = 65536;
+    list[nl++] = c;
     c = new_case("redistribute", "65536", run_redistribute);
     c->m = 65536;
     list[nl++] = c;

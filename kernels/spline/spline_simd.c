@@ -198,7 +198,55 @@ static void cr_even_cols(const float *p, size_t p_stride, uint32_t n, uint32_t m
 
 /* -------------------------------------------------------- height curves */
 
+/* Up to 16 segments: each segment's terms computed once (the reference's
+ * operations, so the same bits), looked up per lane from registers; the
+ * segment is the count of interior key times <= x. */
+static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    uint32_t tab[7][16];
+    memset(tab, 0, sizeof tab);
+    for (uint32_t j = 0; j + 1 < nkeys; j++) {
+        const wk_curve_key *k0 = &keys[j], *k1 = &keys[j + 1];
+        float dt = k1->time - k0->time, v0 = k0->value, v1 = k1->value;
+        float m0 = k0->out_tangent * dt, m1 = k1->in_tangent * dt;
+        float c2 = ((3.0f * (v1 - v0)) - 2.0f * m0) - m1;
+        float c3 = ((2.0f * (v0 - v1)) + m0) + m1;
+        float terms[6] = {k0->time, dt, v0, m0, c2, c3};
+        memcpy(&tab[0][j], &terms[0], 4);
+        for (int q = 1; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
+        tab[6][j] = (!isfinite(k0->out_tangent) || !isfinite(k1->in_tangent)) ? 0xFFFFFFFFu : 0u;
+    }
+    wk_lut16 lt0 = wk_lut16_load(tab[0]), ldt = wk_lut16_load(tab[1]), lv0 = wk_lut16_load(tab[2]);
+    wk_lut16 lm0 = wk_lut16_load(tab[3]), lc2 = wk_lut16_load(tab[4]), lc3 = wk_lut16_load(tab[5]);
+    wk_lut16 lstep = wk_lut16_load(tab[6]);
+    const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
+    const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
+    const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
+    const wk_vi zero = wk_vi_set1(0), one = wk_vi_set1(1);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf xv = wk_vf_load_n(x + q, w);
+        wk_vi j = zero;
+        for (uint32_t i = 1; i + 1 < nkeys; i++)
+            j = wk_vi_add(j, wk_vi_select(wk_vf_lt(xv, wk_vf_set1(keys[i].time)), zero, one));
+        wk_vf t0 = wk_vi_as_vf(wk_lut16_get(lt0, j)), dt = wk_vi_as_vf(wk_lut16_get(ldt, j));
+        wk_vf v0 = wk_vi_as_vf(wk_lut16_get(lv0, j)), m0 = wk_vi_as_vf(wk_lut16_get(lm0, j));
+        wk_vf c2 = wk_vi_as_vf(wk_lut16_get(lc2, j)), c3 = wk_vi_as_vf(wk_lut16_get(lc3, j));
+        wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
+        wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
+        h = wk_vf_add(wk_vf_mul(h, u), m0);
+        h = canon(wk_vf_add(wk_vf_mul(h, u), v0));
+        h = wk_vf_select(wk_vi_lt_s(wk_lut16_get(lstep, j), zero), v0, h);
+        h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
+        h = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
+        wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, h), w);
+    }
+}
+
 static void curve(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    if (nkeys >= 2 && nkeys <= 17) {
+        curve_small(keys, nkeys, x, count, out);
+        return;
+    }
     const float *kf = (const float *)(const void *)keys;
     const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
     const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
