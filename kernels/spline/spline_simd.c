@@ -86,6 +86,19 @@ static uint32_t even_segment(uint32_t k, double r, float seg, float flo, float f
     return i;
 }
 
+/* The first sample k > ... whose segment is past `cur` (m when none):
+ * estimated from the exact quotient, then moved to the true boundary with
+ * the same segment computation the samples use (segments are monotonic). */
+static uint32_t next_boundary(uint32_t cur, uint32_t hi, uint32_t m, double r, float seg, float flo, float fhi,
+                              uint32_t lo) {
+    if (cur >= hi) return m;
+    double est = ceil((double)(cur + 1) * (double)(m - 1) / (double)seg);
+    uint32_t k = est < 0.0 ? 0 : est > (double)m ? m : (uint32_t)est;
+    while (k > 0 && even_segment(k - 1, r, seg, flo, fhi, lo) > cur) k--;
+    while (k < m && even_segment(k, r, seg, flo, fhi, lo) <= cur) k++;
+    return k;
+}
+
 static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
@@ -94,28 +107,31 @@ static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint3
     const double r = 1.0 / (double)(m - 1);
     const wk_vf vseg = wk_vf_set1(seg);
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    /* Segments are monotonic in k: when the last lane of a vector is in the
-     * segment of the previous vector's last lane, so is every lane, and
-     * f = that segment. Otherwise lanes span two segments (select) or more
-     * (gather). cur holds the previous vector's last segment and its
-     * coefficients (computed once per segment). */
+    /* Segments are monotonic in k: samples below k_next share segment cur,
+     * whose coefficients are computed once and broadcast. A vector that
+     * crosses a boundary spans two segments (select) or more (gather). */
+    /* Dense sampling (>= 4 vectors per segment) finds each boundary once;
+     * sparser sampling asks for the last lane's segment per vector. */
+    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
     uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
+    uint32_t k_next = dense ? next_boundary(cur, hi, m, r, seg, flo, fhi, lo) : 0;
     cr_coef cc = coeffs_broadcast(p, n, mode, cur);
     wk_vf fcur = wk_vf_set1((float)cur);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
-        uint32_t kf = k0 + (uint32_t)q;
-        uint32_t i_last = even_segment(kf + (uint32_t)w - 1, r, seg, flo, fhi, lo);
+        uint32_t kf = k0 + (uint32_t)q, kl = kf + (uint32_t)w - 1;
         wk_vf t = wk_vf_mul(wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r), vseg);
         wk_vf value;
-        if (i_last == cur) {
+        uint32_t i_last = dense ? 0 : even_segment(kl, r, seg, flo, fhi, lo);
+        if (dense ? kl < k_next : i_last == cur) {
             value = horner(cc, wk_vf_sub(t, fcur));
         } else {
             uint32_t i_first = even_segment(kf, r, seg, flo, fhi, lo);
+            if (dense) i_last = even_segment(kl, r, seg, flo, fhi, lo);
             wk_vi idx;
             wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
             cr_coef next = coeffs_broadcast(p, n, mode, i_last), c;
-            if (i_last - i_first == 1 || (i_last == i_first + 0)) {
+            if (i_last - i_first <= 1) {
                 cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
                 wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
                 c.a = wk_vf_select(second, next.a, first.a);
@@ -129,6 +145,7 @@ static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint3
             cur = i_last;
             cc = next;
             fcur = wk_vf_set1((float)cur);
+            if (dense) k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
         }
         wk_vf_store_n(out + q, value, w);
     }
