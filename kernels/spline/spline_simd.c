@@ -337,15 +337,81 @@ static void terrace(const float *v, size_t n, float levels, float one_minus_w, f
 /* Stores `now` where the lane is awake, else what was there (`was`). */
 #define KEEP(masked, awake, now, was) ((masked) ? wk_vf_select((awake), (now), (was)) : (now))
 
+/* One spring of one spreading pass: from the heights at the pass's start
+ * (hp, hc, hn: springs i-1, i, i+1) and vel[i], the new pos[i] and vel[i]
+ * (right[i-1] first, then left[i+1], as the game loop adds them). */
+WK_INLINE void spring_update(wk_vf sp, wk_vf hp, wk_vf hc, wk_vf hn, wk_vf v, int has_left, int has_right,
+                             int masked, wk_vm awake, wk_vf *np, wk_vf *nv) {
+    wk_vf p = hc, q = v;
+    if (has_left) {
+        wk_vf rr = wk_vf_mul(sp, wk_vf_sub(hp, hc));
+        q = wk_vf_add(q, rr);
+        p = wk_vf_add(p, rr);
+    }
+    if (has_right) {
+        wk_vf ll = wk_vf_mul(sp, wk_vf_sub(hn, hc));
+        q = wk_vf_add(q, ll);
+        p = wk_vf_add(p, ll);
+    }
+    *np = KEEP(masked, awake, p, hc);
+    *nv = KEEP(masked, awake, q, v);
+}
+
+/* Two spreading passes in one sweep (N >= 3): at spring j, pass A updates
+ * spring j and pass B spring j-1, whose inputs (pass A's results at j-2,
+ * j-1, j) are all known by then. The same operations on the same values as
+ * two sweeps, half the loads and stores. */
+WK_INLINE void pass_pair(float *pos, float *vel, size_t ps, size_t w, uint32_t N, wk_vf sp, int masked,
+                         wk_vm awake) {
+    wk_vf a_cur = wk_vf_load_n(pos, w), a_next = wk_vf_load_n(pos + ps, w), a_prev, pa, va;
+    spring_update(sp, a_cur, a_cur, a_next, wk_vf_load_n(vel, w), 0, 1, masked, awake, &pa, &va);
+    wk_vf b_prev = pa, b_cur = pa, b_v = va, pb, vb;
+    a_prev = a_cur;
+    a_cur = a_next;
+    /* j = 1: B at spring 0 has no left neighbour */
+    a_next = wk_vf_load_n(pos + 2 * ps, w);
+    spring_update(sp, a_prev, a_cur, a_next, wk_vf_load_n(vel + ps, w), 1, 1, masked, awake, &pa, &va);
+    spring_update(sp, b_prev, b_cur, pa, b_v, 0, 1, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos, pb, w);
+    wk_vf_store_n(vel, vb, w);
+    b_prev = b_cur;
+    b_cur = pa;
+    b_v = va;
+    a_prev = a_cur;
+    a_cur = a_next;
+    for (uint32_t j = 2; j + 1 < N; j++) {
+        size_t o = (size_t)j * ps;
+        a_next = wk_vf_load_n(pos + o + ps, w);
+        spring_update(sp, a_prev, a_cur, a_next, wk_vf_load_n(vel + o, w), 1, 1, masked, awake, &pa, &va);
+        spring_update(sp, b_prev, b_cur, pa, b_v, 1, 1, masked, awake, &pb, &vb);
+        wk_vf_store_n(pos + o - ps, pb, w);
+        wk_vf_store_n(vel + o - ps, vb, w);
+        b_prev = b_cur;
+        b_cur = pa;
+        b_v = va;
+        a_prev = a_cur;
+        a_cur = a_next;
+    }
+    /* j = N-1: A has no right neighbour; then B at N-1 */
+    size_t o = (size_t)(N - 1) * ps;
+    spring_update(sp, a_prev, a_cur, a_cur, wk_vf_load_n(vel + o, w), 1, 0, masked, awake, &pa, &va);
+    spring_update(sp, b_prev, b_cur, pa, b_v, 1, 1, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos + o - ps, pb, w);
+    wk_vf_store_n(vel + o - ps, vb, w);
+    spring_update(sp, b_cur, pa, pa, va, 1, 0, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos + o, pb, w);
+    wk_vf_store_n(vel + o, vb, w);
+}
+
 /* One step of the W (or w < W) bodies at pos/vel (springs `ps` floats
  * apart) with rest (springs `rs` apart), the reference's sequential loop per
  * lane. masked: lanes not in `awake` keep their state. */
-WK_INLINE void step_vector(float *pos, float *vel, size_t ps, const float *rest, size_t rs, size_t w, uint32_t N,
-                           const wk__water_args *a, int masked, wk_vm awake) {
+WK_INLINE void step_vector(float *pos, float *vel, size_t ps, const float *rest, size_t rs, size_t w, size_t wr,
+                           uint32_t N, const wk__water_args *a, int masked, wk_vm awake) {
     const wk_vf k = wk_vf_set1(a->k), d = wk_vf_set1(a->damping), sp = wk_vf_set1(a->spread);
     for (uint32_t i = 0; i < N; i++) {
         size_t o = (size_t)i * ps;
-        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + (size_t)i * rs, w);
+        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + (size_t)i * rs, wr);
         wk_vf v1 = wk_vf_add(v, wk_vf_mul(wk_vf_sub(r, p), k));
         wk_vf p1 = wk_vf_add(p, v1);
         v1 = wk_vf_mul(v1, d);
@@ -353,7 +419,10 @@ WK_INLINE void step_vector(float *pos, float *vel, size_t ps, const float *rest,
         wk_vf_store_n(vel + o, KEEP(masked, awake, v1, v), w);
     }
     if (N < 2) return;
-    for (uint32_t pass = 0; pass < a->passes; pass++) {
+    uint32_t pass = 0;
+    if (N >= 3)
+        for (; pass + 2 <= a->passes; pass += 2) pass_pair(pos, vel, ps, w, N, sp, masked, awake);
+    for (; pass < a->passes; pass++) {
         /* spring 0: only left[1] */
         wk_vf h_cur = wk_vf_load_n(pos, w), h_next = wk_vf_load_n(pos + ps, w);
         wk_vf v = wk_vf_load_n(vel, w);
@@ -419,10 +488,14 @@ static void water_step(float *pos, float *vel, const float *rest, size_t stride,
                 wk_vf_storeu(v + (size_t)i * WK_W, wk_vf_load_n(vel + (size_t)i * stride + b, w));
             }
         }
-        if (n_awake == w) {
-            step_vector(p, v, ps, rest + b, stride, w, springs, a, 0, wk_vi_lt_s(lane, wk_vi_set1(0)));
+        /* full vectors with a constant lane count (the tile always has W lanes) */
+        const wk_vm none = wk_vi_lt_s(lane, wk_vi_set1(0)), awake_lanes = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
+        if (tiled || w == WK_W) {
+            if (n_awake == w) step_vector(p, v, ps, rest + b, stride, WK_W, w, springs, a, 0, none);
+            else step_vector(p, v, ps, rest + b, stride, WK_W, w, springs, a, 1, awake_lanes);
         } else {
-            step_vector(p, v, ps, rest + b, stride, w, springs, a, 1, wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1)));
+            if (n_awake == w) step_vector(p, v, ps, rest + b, stride, w, w, springs, a, 0, none);
+            else step_vector(p, v, ps, rest + b, stride, w, w, springs, a, 1, awake_lanes);
         }
         if (asleep && a->threshold > 0.0f) {
             wk_vi big = wk_vi_set1(0);
