@@ -19,7 +19,7 @@ extern "C" {
 
 /* ============================================================ Catmull-Rom
  *
- * A uniform Catmull-Rom curve through n >= 4 points p[0..n-1] (1 <= n <=
+ * A uniform Catmull-Rom curve through n points p[0..n-1] (4 <= n <=
  * 2^24), sampled at positions s in [0, 1], exactly as game code writes it
  * (every operation in float, in this order, no fused multiply-add):
  *
@@ -184,11 +184,12 @@ WK_API wk_status wk_spline_terrace(const float *v, size_t n, uint32_t levels, fl
  * 0 < k < 2 * (1 + damping), 0 <= spread <= 1/4. For 1/4 < spread <= 1/2
  * the highest modes are damped by a negative factor per pass and an odd
  * number of passes can be unstable for ordinary k (the check computes it);
- * spread > 1/2 or < 0 amplifies the highest or lowest modes. */
+ * spread > 1/2 makes the per-pass factor of the highest modes < -1, and
+ * spread < 0 makes it > 1 for every mode but the uniform one. */
 typedef struct wk_water {
-    float *pos;          /* heights, N * stride floats (read and written) */
-    float *vel;          /* velocities, N * stride floats (read and written) */
-    const float *rest;   /* rest heights, N * stride floats */
+    float *pos;          /* heights, (N - 1) * stride + B floats (read and written) */
+    float *vel;          /* velocities, as pos (read and written) */
+    const float *rest;   /* rest heights, as pos */
     uint8_t *asleep;     /* B flags (0 awake, nonzero asleep), or NULL: no sleeping */
     uint32_t bodies;     /* B, may be 0 */
     uint32_t springs;    /* N >= 1 (>= 4 for wk_spline_water_surface) */
