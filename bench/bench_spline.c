@@ -199,6 +199,9 @@ void wk_bench_register_spline(void) {
     c = new_case("cr_eval", "n64_65536", run_eval);
     c->n = 64; c->curves = 1; c->m = 65536;
     list[nl++] = c;
+    c = new_case("cr_eval", "n16_65536", run_eval);
+    c->n = 16; c->curves = 1; c->m = 65536;
+    list[nl++] = c;
     c = new_case("cr_cols", "4096curves_n64_m256", run_cols);
     c->n = 64; c->curves = 4096; c->m = 256;
     list[nl++] = c;

@@ -151,7 +151,39 @@ static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint3
     }
 }
 
+/* Curves of up to 17 points: the segments' coefficients (computed once, as
+ * the reference computes them) looked up per lane from registers. */
+static void cr_at_small(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    uint32_t tab[4][16];
+    memset(tab, 0, sizeof tab);
+    for (uint32_t i = lo; i <= hi; i++) {
+        float q[4], c[4];
+        wk__cr_points(p, n, mode, i, q);
+        wk__cr_coeffs(q, c);
+        for (int z = 0; z < 4; z++) memcpy(&tab[z][i], &c[z], 4);
+    }
+    const wk_lut16 la = wk_lut16_load(tab[0]), lb = wk_lut16_load(tab[1]), lc = wk_lut16_load(tab[2]),
+                    ld = wk_lut16_load(tab[3]);
+    const float flo = (float)lo, fhi = (float)hi;
+    const wk_vf vseg = wk_vf_set1((float)(n - 1));
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf t = wk_vf_mul(wk_vf_load_n(s + q, w), vseg);
+        wk_vi idx;
+        wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+        cr_coef c = {wk_vi_as_vf(wk_lut16_get(la, idx)), wk_vi_as_vf(wk_lut16_get(lb, idx)),
+                     wk_vi_as_vf(wk_lut16_get(lc, idx)), wk_vi_as_vf(wk_lut16_get(ld, idx))};
+        wk_vf_store_n(out + q, horner(c, wk_vf_sub(t, f)), w);
+    }
+}
+
 static void cr_at(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {
+    if (n <= 17) {
+        cr_at_small(p, n, mode, s, count, out);
+        return;
+    }
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
     const float flo = (float)lo, fhi = (float)hi;
