@@ -22,6 +22,10 @@
  *   wk_lut16 wk_lut16_load(const uint32_t t[16]); wk_vi wk_lut16_get(t, h): t[h & 15]
  *   wk_perm256_init(&t, const uint8_t p[260]); wk_vi wk_perm256_get(&t, i): p[i & 255]
  *   uint32_t wk_vi_hmin_s / wk_vi_hmax_s   horizontal signed min / max
+ *   (added for spline)
+ *   wk_vm wk_vf_lt(a, b)      ordered a < b (false when either is NaN), no exception
+ *   wk_vf wk_vf_gather(base, idx)  base[idx[lane]] per lane; idx signed, every lane valid
+ *   wk_vf wk_vf_u32_mul_f64(k, r)  (float)((double)k[lane] * r), k < 2^31, round to nearest
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

@@ -90,3 +90,20 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)vminvq_s32(vreinterpretq_s32_u32(a)); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)vmaxvq_s32(vreinterpretq_s32_u32(a)); }
+
+/* ---- added for spline ---- */
+static inline wk_vm wk_vf_lt(wk_vf a, wk_vf b) { return vcltq_f32(a, b); }
+static inline wk_vf wk_vf_gather(const float *base, wk_vi idx) {
+    float32x4_t r = vdupq_n_f32(0.0f);
+    r = vld1q_lane_f32(base + (int32_t)vgetq_lane_u32(idx, 0), r, 0);
+    r = vld1q_lane_f32(base + (int32_t)vgetq_lane_u32(idx, 1), r, 1);
+    r = vld1q_lane_f32(base + (int32_t)vgetq_lane_u32(idx, 2), r, 2);
+    r = vld1q_lane_f32(base + (int32_t)vgetq_lane_u32(idx, 3), r, 3);
+    return r;
+}
+static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
+    int32x4_t ki = vreinterpretq_s32_u32(k);
+    float64x2_t lo = vmulq_n_f64(vcvtq_f64_s64(vmovl_s32(vget_low_s32(ki))), r);
+    float64x2_t hi = vmulq_n_f64(vcvtq_f64_s64(vmovl_high_s32(ki)), r);
+    return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
+}

@@ -1,0 +1,563 @@
+/* The spline family's SIMD paths, one source compiled once per ISA. Every
+ * function computes exactly the reference's operations in the same order
+ * (no fused multiply-add), so results are bit-identical. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+
+#include "spline_impl.h"
+#include "wk_simd.h"
+#include "wk_math.h"
+
+static const uint32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+WK_INLINE wk_vf canon(wk_vf v) {
+    return wk_vf_select(wk_vf_isnan(v), wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS)), v);
+}
+
+WK_INLINE wk_vf clamp01(wk_vf v) {
+    const wk_vf zero = wk_vf_set1(0.0f), one = wk_vf_set1(1.0f);
+    v = wk_vf_select(wk_vf_lt(v, zero), zero, v);
+    return wk_vf_select(wk_vf_lt(one, v), one, v);
+}
+
+/* ---------------------------------------------------------- Catmull-Rom */
+
+typedef struct cr_coef { wk_vf a, b, c, d; } cr_coef;
+
+WK_INLINE cr_coef coeffs_of(wk_vf p0, wk_vf p1, wk_vf p2, wk_vf p3) {
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f), four = wk_vf_set1(4.0f), five = wk_vf_set1(5.0f);
+    cr_coef c;
+    c.a = wk_vf_add(wk_vf_sub(wk_vf_sub(wk_vf_mul(three, p1), p0), wk_vf_mul(three, p2)), p3);
+    c.b = wk_vf_sub(wk_vf_add(wk_vf_sub(wk_vf_mul(two, p0), wk_vf_mul(five, p1)), wk_vf_mul(four, p2)), p3);
+    c.c = wk_vf_sub(p2, p0);
+    c.d = wk_vf_mul(two, p1);
+    return c;
+}
+
+WK_INLINE wk_vf horner(cr_coef c, wk_vf u) {
+    wk_vf v = wk_vf_add(wk_vf_mul(u, c.a), c.b);
+    v = wk_vf_add(wk_vf_mul(u, v), c.c);
+    v = wk_vf_add(wk_vf_mul(u, v), c.d);
+    return canon(wk_vf_mul(wk_vf_set1(0.5f), v));
+}
+
+/* The segment of t per lane: clamped floor (float) and its index. */
+WK_INLINE wk_vf segment_of(wk_vf t, float flo, float fhi, uint32_t lo, uint32_t hi, wk_vi *index) {
+    const wk_vf vlo = wk_vf_set1(flo), vhi = wk_vf_set1(fhi);
+    wk_vf f = wk_vf_floor(t);
+    f = wk_vf_select(wk_vf_lt(f, vlo), vlo, f);
+    f = wk_vf_select(wk_vf_lt(vhi, f), vhi, f);
+    /* NaN lanes convert to anything: keep the index in range. */
+    *index = wk_vi_min_s(wk_vi_max_s(wk_vi_from_vf_trunc(f), wk_vi_set1(lo)), wk_vi_set1(hi));
+    return f;
+}
+
+/* Per-lane coefficients of segment i[lane] of curve p, from gathers. */
+WK_INLINE cr_coef coeffs_gather(const float *p, uint32_t n, uint32_t mode, wk_vi i, float ph_lo, float ph_hi) {
+    const wk_vi one = wk_vi_set1(1), two = wk_vi_set1(2), minus_one = wk_vi_set1(0xFFFFFFFFu);
+    wk_vf p1 = wk_vf_gather(p, i), p2 = wk_vf_gather(p, wk_vi_add(i, one)), p0, p3;
+    if (mode == WK_SPLINE_END_PHANTOM) {
+        wk_vi im1 = wk_vi_add(wk_vi_max_s(i, one), minus_one);
+        wk_vi ip2 = wk_vi_add(wk_vi_min_s(i, wk_vi_set1(n - 3)), two);
+        p0 = wk_vf_select(wk_vi_lt_s(i, one), wk_vf_set1(ph_lo), wk_vf_gather(p, im1));
+        p3 = wk_vf_select(wk_vi_lt_s(wk_vi_set1(n - 3), i), wk_vf_set1(ph_hi), wk_vf_gather(p, ip2));
+    } else {
+        p0 = wk_vf_gather(p, wk_vi_add(i, minus_one));
+        p3 = wk_vf_gather(p, wk_vi_add(i, two));
+    }
+    return coeffs_of(p0, p1, p2, p3);
+}
+
+/* Broadcast coefficients of segment i (scalar, exactly the reference's). */
+static cr_coef coeffs_broadcast(const float *p, uint32_t n, uint32_t mode, uint32_t i) {
+    float q[4], c[4];
+    wk__cr_points(p, n, mode, i, q);
+    wk__cr_coeffs(q, c);
+    cr_coef r = {wk_vf_set1(c[0]), wk_vf_set1(c[1]), wk_vf_set1(c[2]), wk_vf_set1(c[3])};
+    return r;
+}
+
+/* The segment of evenly spaced sample k: the reference's float division
+ * replaced by the double product that spline_impl.h proves equal. */
+static uint32_t even_segment(uint32_t k, double r, float seg, float flo, float fhi, uint32_t lo) {
+    uint32_t i;
+    wk__cr_segment((float)((double)k * r) * seg, flo, fhi, lo, &i);
+    return i;
+}
+
+/* The first sample k > ... whose segment is past `cur` (m when none):
+ * estimated from the exact quotient, then moved to the true boundary with
+ * the same segment computation the samples use (segments are monotonic). */
+static uint32_t next_boundary(uint32_t cur, uint32_t hi, uint32_t m, double r, float seg, float flo, float fhi,
+                              uint32_t lo) {
+    if (cur >= hi) return m;
+    double est = ceil((double)(cur + 1) * (double)(m - 1) / (double)seg);
+    uint32_t k = est < 0.0 ? 0 : est > (double)m ? m : (uint32_t)est;
+    while (k > 0 && even_segment(k - 1, r, seg, flo, fhi, lo) > cur) k--;
+    while (k < m && even_segment(k, r, seg, flo, fhi, lo) <= cur) k++;
+    return k;
+}
+
+static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
+    const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
+    const double r = 1.0 / (double)(m - 1);
+    const wk_vf vseg = wk_vf_set1(seg);
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    /* Segments are monotonic in k: samples below k_next share segment cur,
+     * whose coefficients are computed once and broadcast. A vector that
+     * crosses a boundary spans two segments (select) or more (gather). */
+    /* Dense sampling (>= 4 vectors per segment) finds each boundary once;
+     * sparser sampling asks for the last lane's segment per vector. */
+    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
+    uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
+    uint32_t k_next = dense ? next_boundary(cur, hi, m, r, seg, flo, fhi, lo) : 0;
+    cr_coef cc = coeffs_broadcast(p, n, mode, cur);
+    wk_vf fcur = wk_vf_set1((float)cur);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        uint32_t kf = k0 + (uint32_t)q, kl = kf + (uint32_t)w - 1;
+        wk_vf t = wk_vf_mul(wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r), vseg);
+        wk_vf value;
+        uint32_t i_last = dense ? 0 : even_segment(kl, r, seg, flo, fhi, lo);
+        if (dense ? kl < k_next : i_last == cur) {
+            value = horner(cc, wk_vf_sub(t, fcur));
+        } else {
+            uint32_t i_first = even_segment(kf, r, seg, flo, fhi, lo);
+            if (dense) i_last = even_segment(kl, r, seg, flo, fhi, lo);
+            wk_vi idx;
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            cr_coef next = coeffs_broadcast(p, n, mode, i_last), c;
+            if (i_last - i_first <= 1) {
+                cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
+                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
+                c.a = wk_vf_select(second, next.a, first.a);
+                c.b = wk_vf_select(second, next.b, first.b);
+                c.c = wk_vf_select(second, next.c, first.c);
+                c.d = wk_vf_select(second, next.d, first.d);
+            } else {
+                c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+            }
+            value = horner(c, wk_vf_sub(t, f));
+            cur = i_last;
+            cc = next;
+            fcur = wk_vf_set1((float)cur);
+            if (dense) k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
+        }
+        wk_vf_store_n(out + q, value, w);
+    }
+}
+
+/* Curves of up to 17 points: the segments' coefficients (computed once, as
+ * the reference computes them) looked up per lane from registers. */
+static void cr_at_small(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    uint32_t tab[4][16];
+    memset(tab, 0, sizeof tab);
+    for (uint32_t i = lo; i <= hi; i++) {
+        float q[4], c[4];
+        wk__cr_points(p, n, mode, i, q);
+        wk__cr_coeffs(q, c);
+        for (int z = 0; z < 4; z++) memcpy(&tab[z][i], &c[z], 4);
+    }
+    const wk_lut16 la = wk_lut16_load(tab[0]), lb = wk_lut16_load(tab[1]), lc = wk_lut16_load(tab[2]),
+                    ld = wk_lut16_load(tab[3]);
+    const float flo = (float)lo, fhi = (float)hi;
+    const wk_vf vseg = wk_vf_set1((float)(n - 1));
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf t = wk_vf_mul(wk_vf_load_n(s + q, w), vseg);
+        wk_vi idx;
+        wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+        cr_coef c = {wk_vi_as_vf(wk_lut16_get(la, idx)), wk_vi_as_vf(wk_lut16_get(lb, idx)),
+                     wk_vi_as_vf(wk_lut16_get(lc, idx)), wk_vi_as_vf(wk_lut16_get(ld, idx))};
+        wk_vf_store_n(out + q, horner(c, wk_vf_sub(t, f)), w);
+    }
+}
+
+static void cr_at(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {
+    if (n <= 17) {
+        cr_at_small(p, n, mode, s, count, out);
+        return;
+    }
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
+    const wk_vf vseg = wk_vf_set1((float)(n - 1));
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf t = wk_vf_mul(wk_vf_load_n(s + q, w), vseg);
+        wk_vi idx;
+        wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+        wk_vf_store_n(out + q, horner(coeffs_gather(p, n, mode, idx, ph_lo, ph_hi), wk_vf_sub(t, f)), w);
+    }
+}
+
+enum { MAX_COLS = 64 };
+
+static void cr_even_cols(const float *p, size_t p_stride, uint32_t n, uint32_t mode, uint32_t lanes, uint32_t m,
+                         float *out, size_t out_stride) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
+    float coef[4][MAX_COLS];
+    uint32_t cur = UINT32_MAX;
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t i;
+        float t = wk__cr_even_s(k, m) * seg;
+        float f = wk__cr_segment(t, flo, fhi, lo, &i);
+        if (i != cur) {
+            /* the segment's coefficients for every column, once */
+            cur = i;
+            for (uint32_t c = 0; c < lanes; c += WK_W) {
+                size_t w = lanes - c < WK_W ? lanes - c : WK_W;
+#define ROW(j) wk_vf_load_n(p + (size_t)(j) * p_stride + c, w)
+                wk_vf p1 = ROW(i), p2 = ROW(i + 1), p0, p3;
+                const wk_vf two = wk_vf_set1(2.0f);
+                if (mode == WK_SPLINE_END_PHANTOM) {
+                    p0 = i == 0 ? wk_vf_sub(wk_vf_mul(two, ROW(0)), ROW(1)) : ROW(i - 1);
+                    p3 = i + 2 >= n ? wk_vf_sub(wk_vf_mul(two, ROW(n - 1)), ROW(n - 2)) : ROW(i + 2);
+                } else {
+                    p0 = ROW(i - 1);
+                    p3 = ROW(i + 2);
+                }
+#undef ROW
+                cr_coef cf = coeffs_of(p0, p1, p2, p3);
+                wk_vf_storeu(coef[0] + c, cf.a);
+                wk_vf_storeu(coef[1] + c, cf.b);
+                wk_vf_storeu(coef[2] + c, cf.c);
+                wk_vf_storeu(coef[3] + c, cf.d);
+            }
+        }
+        const wk_vf u = wk_vf_set1(t - f);
+        float *row = out + (size_t)k * out_stride;
+        for (uint32_t c = 0; c < lanes; c += WK_W) {
+            size_t w = lanes - c < WK_W ? lanes - c : WK_W;
+            cr_coef cf = {wk_vf_loadu(coef[0] + c), wk_vf_loadu(coef[1] + c), wk_vf_loadu(coef[2] + c),
+                          wk_vf_loadu(coef[3] + c)};
+            wk_vf_store_n(row + c, horner(cf, u), w);
+        }
+    }
+}
+
+/* -------------------------------------------------------- height curves */
+
+/* Up to 16 segments: each segment's terms computed once (the reference's
+ * operations, so the same bits), looked up per lane from registers; the
+ * segment is the count of interior key times <= x. */
+static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    uint32_t tab[7][16];
+    memset(tab, 0, sizeof tab);
+    for (uint32_t j = 0; j + 1 < nkeys; j++) {
+        const wk_curve_key *k0 = &keys[j], *k1 = &keys[j + 1];
+        float dt = k1->time - k0->time, v0 = k0->value, v1 = k1->value;
+        float m0 = k0->out_tangent * dt, m1 = k1->in_tangent * dt;
+        float c2 = ((3.0f * (v1 - v0)) - 2.0f * m0) - m1;
+        float c3 = ((2.0f * (v0 - v1)) + m0) + m1;
+        float terms[6] = {k0->time, dt, v0, m0, c2, c3};
+        memcpy(&tab[0][j], &terms[0], 4);
+        for (int q = 1; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
+        tab[6][j] = (!isfinite(k0->out_tangent) || !isfinite(k1->in_tangent)) ? 0xFFFFFFFFu : 0u;
+    }
+    wk_lut16 lt0 = wk_lut16_load(tab[0]), ldt = wk_lut16_load(tab[1]), lv0 = wk_lut16_load(tab[2]);
+    wk_lut16 lm0 = wk_lut16_load(tab[3]), lc2 = wk_lut16_load(tab[4]), lc3 = wk_lut16_load(tab[5]);
+    wk_lut16 lstep = wk_lut16_load(tab[6]);
+    const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
+    const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
+    const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
+    const wk_vi zero = wk_vi_set1(0), one = wk_vi_set1(1);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf xv = wk_vf_load_n(x + q, w);
+        wk_vi j = zero;
+        for (uint32_t i = 1; i + 1 < nkeys; i++)
+            j = wk_vi_add(j, wk_vi_select(wk_vf_lt(xv, wk_vf_set1(keys[i].time)), zero, one));
+        wk_vf t0 = wk_vi_as_vf(wk_lut16_get(lt0, j)), dt = wk_vi_as_vf(wk_lut16_get(ldt, j));
+        wk_vf v0 = wk_vi_as_vf(wk_lut16_get(lv0, j)), m0 = wk_vi_as_vf(wk_lut16_get(lm0, j));
+        wk_vf c2 = wk_vi_as_vf(wk_lut16_get(lc2, j)), c3 = wk_vi_as_vf(wk_lut16_get(lc3, j));
+        wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
+        wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
+        h = wk_vf_add(wk_vf_mul(h, u), m0);
+        h = canon(wk_vf_add(wk_vf_mul(h, u), v0));
+        h = wk_vf_select(wk_vi_lt_s(wk_lut16_get(lstep, j), zero), v0, h);
+        h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
+        h = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
+        wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, h), w);
+    }
+}
+
+static void curve(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    if (nkeys >= 2 && nkeys <= 17) {
+        curve_small(keys, nkeys, x, count, out);
+        return;
+    }
+    const float *kf = (const float *)(const void *)keys;
+    const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
+    const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
+    const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
+    const uint32_t last_seg = nkeys >= 2 ? nkeys - 2 : 0;
+    uint32_t top = 1;
+    while (top * 2 <= last_seg) top *= 2;
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f);
+    for (size_t q = 0; q < count; q += WK_W) {
+        size_t w = count - q < WK_W ? count - q : WK_W;
+        wk_vf xv = wk_vf_load_n(x + q, w);
+        wk_vf val = v_first;
+        if (nkeys >= 2) {
+            /* largest j <= nkeys - 2 with t[j] <= x (t[0] < x here) */
+            wk_vi j = wk_vi_set1(0);
+            for (uint32_t step = last_seg ? top : 0; step > 0; step >>= 1) {
+                wk_vi cand = wk_vi_min_s(wk_vi_add(j, wk_vi_set1(step)), wk_vi_set1(last_seg));
+                wk_vf tc = wk_vf_gather(kf, wk_vi_slli(cand, 2));
+                j = wk_vi_select(wk_vf_lt(xv, tc), j, cand);
+            }
+            wk_vi b = wk_vi_slli(j, 2);
+            wk_vf t0 = wk_vf_gather(kf, b), v0 = wk_vf_gather(kf + 1, b), out0 = wk_vf_gather(kf + 3, b);
+            wk_vf t1 = wk_vf_gather(kf + 4, b), v1 = wk_vf_gather(kf + 5, b), in1 = wk_vf_gather(kf + 6, b);
+            wk_vf dt = wk_vf_sub(t1, t0);
+            wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
+            wk_vf m0 = wk_vf_mul(out0, dt), m1 = wk_vf_mul(in1, dt);
+            wk_vf c2 = wk_vf_sub(wk_vf_sub(wk_vf_mul(three, wk_vf_sub(v1, v0)), wk_vf_mul(two, m0)), m1);
+            wk_vf c3 = wk_vf_add(wk_vf_add(wk_vf_mul(two, wk_vf_sub(v0, v1)), m0), m1);
+            wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
+            h = wk_vf_add(wk_vf_mul(h, u), m0);
+            h = wk_vf_add(wk_vf_mul(h, u), v0);
+            h = canon(h);
+            /* infinite tangent: a step holding v0 */
+            const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+            wk_vi big = wk_vi_max_s(wk_vi_and(wk_vf_as_vi(out0), abs_mask), wk_vi_and(wk_vf_as_vi(in1), abs_mask));
+            h = wk_vf_select(wk_vi_lt_s(wk_vi_set1(0x7F7FFFFFu), big), v0, h);
+            h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
+            val = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
+        }
+        wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, val), w);
+    }
+}
+
+static void redistribute(const float *v, size_t n, float exponent, float *out) {
+    const wk_vf e = wk_vf_set1(exponent);
+    for (size_t q = 0; q < n; q += WK_W) {
+        size_t w = n - q < WK_W ? n - q : WK_W;
+        wk_vf_store_n(out + q, canon(wk_vf_pow(clamp01(wk_vf_load_n(v + q, w)), e)), w);
+    }
+}
+
+static void terrace(const float *v, size_t n, float levels, float one_minus_w, float inv_w, float *out) {
+    const wk_vf k = wk_vf_set1(levels), omw = wk_vf_set1(one_minus_w), iw = wk_vf_set1(inv_w);
+    const wk_vf two = wk_vf_set1(2.0f), three = wk_vf_set1(3.0f);
+    const int blend = inv_w > 0.0f;
+    for (size_t q = 0; q < n; q += WK_W) {
+        size_t w = n - q < WK_W ? n - q : WK_W;
+        wk_vf qv = wk_vf_mul(clamp01(wk_vf_load_n(v + q, w)), k);
+        wk_vf f = wk_vf_floor(qv);
+        wk_vf b = wk_vf_set1(0.0f);
+        if (blend) {
+            b = clamp01(wk_vf_mul(wk_vf_sub(wk_vf_sub(qv, f), omw), iw));
+            b = wk_vf_mul(wk_vf_mul(b, b), wk_vf_sub(three, wk_vf_mul(two, b)));
+        }
+        wk_vf_store_n(out + q, canon(wk_vf_div(wk_vf_add(f, b), k)), w);
+    }
+}
+
+/* ---------------------------------------------------------------- water */
+
+/* Stores `now` where the lane is awake, else what was there (`was`). */
+#define KEEP(masked, awake, now, was) ((masked) ? wk_vf_select((awake), (now), (was)) : (now))
+
+/* One spring of one spreading pass: from the heights at the pass's start
+ * (hp, hc, hn: springs i-1, i, i+1) and vel[i], the new pos[i] and vel[i]
+ * (right[i-1] first, then left[i+1], as the game loop adds them). */
+WK_INLINE void spring_update(wk_vf sp, wk_vf hp, wk_vf hc, wk_vf hn, wk_vf v, int has_left, int has_right,
+                             int masked, wk_vm awake, wk_vf *np, wk_vf *nv) {
+    wk_vf p = hc, q = v;
+    if (has_left) {
+        wk_vf rr = wk_vf_mul(sp, wk_vf_sub(hp, hc));
+        q = wk_vf_add(q, rr);
+        p = wk_vf_add(p, rr);
+    }
+    if (has_right) {
+        wk_vf ll = wk_vf_mul(sp, wk_vf_sub(hn, hc));
+        q = wk_vf_add(q, ll);
+        p = wk_vf_add(p, ll);
+    }
+    *np = KEEP(masked, awake, p, hc);
+    *nv = KEEP(masked, awake, q, v);
+}
+
+/* Two spreading passes in one sweep (N >= 3): at spring j, pass A updates
+ * spring j and pass B spring j-1, whose inputs (pass A's results at j-2,
+ * j-1, j) are all known by then. The same operations on the same values as
+ * two sweeps, half the loads and stores. */
+WK_INLINE void pass_pair(float *pos, float *vel, size_t ps, size_t w, uint32_t N, wk_vf sp, int masked,
+                         wk_vm awake) {
+    wk_vf a_cur = wk_vf_load_n(pos, w), a_next = wk_vf_load_n(pos + ps, w), a_prev, pa, va;
+    spring_update(sp, a_cur, a_cur, a_next, wk_vf_load_n(vel, w), 0, 1, masked, awake, &pa, &va);
+    wk_vf b_prev = pa, b_cur = pa, b_v = va, pb, vb;
+    a_prev = a_cur;
+    a_cur = a_next;
+    /* j = 1: B at spring 0 has no left neighbour */
+    a_next = wk_vf_load_n(pos + 2 * ps, w);
+    spring_update(sp, a_prev, a_cur, a_next, wk_vf_load_n(vel + ps, w), 1, 1, masked, awake, &pa, &va);
+    spring_update(sp, b_prev, b_cur, pa, b_v, 0, 1, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos, pb, w);
+    wk_vf_store_n(vel, vb, w);
+    b_prev = b_cur;
+    b_cur = pa;
+    b_v = va;
+    a_prev = a_cur;
+    a_cur = a_next;
+    for (uint32_t j = 2; j + 1 < N; j++) {
+        size_t o = (size_t)j * ps;
+        a_next = wk_vf_load_n(pos + o + ps, w);
+        spring_update(sp, a_prev, a_cur, a_next, wk_vf_load_n(vel + o, w), 1, 1, masked, awake, &pa, &va);
+        spring_update(sp, b_prev, b_cur, pa, b_v, 1, 1, masked, awake, &pb, &vb);
+        wk_vf_store_n(pos + o - ps, pb, w);
+        wk_vf_store_n(vel + o - ps, vb, w);
+        b_prev = b_cur;
+        b_cur = pa;
+        b_v = va;
+        a_prev = a_cur;
+        a_cur = a_next;
+    }
+    /* j = N-1: A has no right neighbour; then B at N-1 */
+    size_t o = (size_t)(N - 1) * ps;
+    spring_update(sp, a_prev, a_cur, a_cur, wk_vf_load_n(vel + o, w), 1, 0, masked, awake, &pa, &va);
+    spring_update(sp, b_prev, b_cur, pa, b_v, 1, 1, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos + o - ps, pb, w);
+    wk_vf_store_n(vel + o - ps, vb, w);
+    spring_update(sp, b_cur, pa, pa, va, 1, 0, masked, awake, &pb, &vb);
+    wk_vf_store_n(pos + o, pb, w);
+    wk_vf_store_n(vel + o, vb, w);
+}
+
+/* One step of the W (or w < W) bodies at pos/vel (springs `ps` floats
+ * apart) with rest (springs `rs` apart), the reference's sequential loop per
+ * lane. masked: lanes not in `awake` keep their state. */
+WK_INLINE void step_vector(float *pos, float *vel, size_t ps, const float *rest, size_t rs, size_t w, size_t wr,
+                           uint32_t N, const wk__water_args *a, int masked, wk_vm awake) {
+    const wk_vf k = wk_vf_set1(a->k), d = wk_vf_set1(a->damping), sp = wk_vf_set1(a->spread);
+    for (uint32_t i = 0; i < N; i++) {
+        size_t o = (size_t)i * ps;
+        wk_vf p = wk_vf_load_n(pos + o, w), v = wk_vf_load_n(vel + o, w), r = wk_vf_load_n(rest + (size_t)i * rs, wr);
+        wk_vf v1 = wk_vf_add(v, wk_vf_mul(wk_vf_sub(r, p), k));
+        wk_vf p1 = wk_vf_add(p, v1);
+        v1 = wk_vf_mul(v1, d);
+        wk_vf_store_n(pos + o, KEEP(masked, awake, p1, p), w);
+        wk_vf_store_n(vel + o, KEEP(masked, awake, v1, v), w);
+    }
+    if (N < 2) return;
+    uint32_t pass = 0;
+    if (N >= 3)
+        for (; pass + 2 <= a->passes; pass += 2) pass_pair(pos, vel, ps, w, N, sp, masked, awake);
+    for (; pass < a->passes; pass++) {
+        /* spring 0: only left[1] */
+        wk_vf h_cur = wk_vf_load_n(pos, w), h_next = wk_vf_load_n(pos + ps, w);
+        wk_vf v = wk_vf_load_n(vel, w);
+        wk_vf ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));
+        wk_vf_store_n(vel, KEEP(masked, awake, wk_vf_add(v, ll), v), w);
+        wk_vf_store_n(pos, KEEP(masked, awake, wk_vf_add(h_cur, ll), h_cur), w);
+        wk_vf h_prev = h_cur;
+        h_cur = h_next;
+        for (uint32_t i = 1; i + 1 < N; i++) {
+            size_t o = (size_t)i * ps;
+            h_next = wk_vf_load_n(pos + o + ps, w);
+            v = wk_vf_load_n(vel + o, w);
+            wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur)); /* right[i-1] */
+            ll = wk_vf_mul(sp, wk_vf_sub(h_next, h_cur));        /* left[i+1] */
+            wk_vf_store_n(vel + o, KEEP(masked, awake, wk_vf_add(wk_vf_add(v, rr), ll), v), w);
+            wk_vf_store_n(pos + o, KEEP(masked, awake, wk_vf_add(wk_vf_add(h_cur, rr), ll), h_cur), w);
+            h_prev = h_cur;
+            h_cur = h_next;
+        }
+        /* spring N-1: only right[N-2] */
+        size_t o = (size_t)(N - 1) * ps;
+        v = wk_vf_load_n(vel + o, w);
+        wk_vf rr = wk_vf_mul(sp, wk_vf_sub(h_prev, h_cur));
+        wk_vf_store_n(vel + o, KEEP(masked, awake, wk_vf_add(v, rr), v), w);
+        wk_vf_store_n(pos + o, KEEP(masked, awake, wk_vf_add(h_cur, rr), h_cur), w);
+    }
+}
+
+/* Bodies' springs sit `stride` floats apart; with a stride that is a large
+ * power of two every spring of a block maps to the same cache set and the
+ * passes would miss on every access. A block of W bodies of up to TILE_SPRINGS
+ * springs is therefore copied into a contiguous tile (springs W floats apart),
+ * stepped there and copied back: the same operations on the same values. */
+enum { TILE_FLOATS = 4096 }; /* pos + vel: 16 KiB of stack */
+#define TILE_SPRINGS (TILE_FLOATS / (2 * WK_W))
+
+static void water_step(float *pos, float *vel, const float *rest, size_t stride, uint32_t lanes, uint32_t springs,
+                       const wk__water_args *a, uint8_t *asleep) {
+    const wk_vi lane = wk_vi_loadu(lane_index);
+    const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+    float tile[TILE_FLOATS];
+    const int tiled = springs <= TILE_SPRINGS && stride > WK_W;
+    for (uint32_t b = 0; b < lanes; b += WK_W) {
+        size_t w = lanes - b < WK_W ? lanes - b : WK_W;
+        uint32_t flags[16] = {0};
+        uint32_t n_awake = (uint32_t)w;
+        if (asleep) {
+            n_awake = 0;
+            for (size_t l = 0; l < w; l++) {
+                flags[l] = asleep[b + l] ? 1u : 0u;
+                n_awake += asleep[b + l] == 0;
+            }
+            if (n_awake == 0) continue;
+        }
+        float *p = pos + b, *v = vel + b;
+        size_t ps = stride;
+        if (tiled) {
+            p = tile;
+            v = tile + (size_t)springs * WK_W;
+            ps = WK_W;
+            for (uint32_t i = 0; i < springs; i++) {
+                wk_vf_storeu(p + (size_t)i * WK_W, wk_vf_load_n(pos + (size_t)i * stride + b, w));
+                wk_vf_storeu(v + (size_t)i * WK_W, wk_vf_load_n(vel + (size_t)i * stride + b, w));
+            }
+        }
+        /* full vectors with a constant lane count (the tile always has W lanes) */
+        const wk_vm none = wk_vi_lt_s(lane, wk_vi_set1(0)), awake_lanes = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
+        if (tiled || w == WK_W) {
+            if (n_awake == w) step_vector(p, v, ps, rest + b, stride, WK_W, w, springs, a, 0, none);
+            else step_vector(p, v, ps, rest + b, stride, WK_W, w, springs, a, 1, awake_lanes);
+        } else {
+            if (n_awake == w) step_vector(p, v, ps, rest + b, stride, w, w, springs, a, 0, none);
+            else step_vector(p, v, ps, rest + b, stride, w, w, springs, a, 1, awake_lanes);
+        }
+        if (asleep && a->threshold > 0.0f) {
+            wk_vi big = wk_vi_set1(0);
+            for (uint32_t i = 0; i < springs; i++) {
+                wk_vf pp = wk_vf_load_n(p + (size_t)i * ps, w), vv = wk_vf_load_n(v + (size_t)i * ps, w);
+                wk_vf r = wk_vf_load_n(rest + (size_t)i * stride + b, w);
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(vv), abs_mask));
+                big = wk_vi_max_s(big, wk_vi_and(wk_vf_as_vi(wk_vf_sub(pp, r)), abs_mask));
+            }
+            uint32_t thr_bits;
+            memcpy(&thr_bits, &a->threshold, sizeof thr_bits);
+            uint32_t settled[16];
+            wk_vi_storeu(settled, wk_vi_select(wk_vi_lt_s(big, wk_vi_set1(thr_bits)), wk_vi_set1(1), wk_vi_set1(0)));
+            for (size_t l = 0; l < w; l++)
+                if (!flags[l] && settled[l]) asleep[b + l] = 1;
+        }
+        /* NaNs leave the step as the canonical NaN (operand order decides
+         * which payload survives an operation; whether a value is NaN does
+         * not depend on it). Sleeping lanes keep their bits. */
+        const int masked = n_awake != w;
+        const wk_vm awake = wk_vi_lt_s(wk_vi_loadu(flags), wk_vi_set1(1));
+        for (uint32_t i = 0; i < springs; i++) {
+            float *tp = tiled ? p + (size_t)i * WK_W : pos + (size_t)i * stride + b;
+            float *tv = tiled ? v + (size_t)i * WK_W : vel + (size_t)i * stride + b;
+            wk_vf pp = wk_vf_load_n(tp, w), vv = wk_vf_load_n(tv, w);
+            wk_vf_store_n(pos + (size_t)i * stride + b, KEEP(masked, awake, canon(pp), pp), w);
+            wk_vf_store_n(vel + (size_t)i * stride + b, KEEP(masked, awake, canon(vv), vv), w);
+        }
+    }
+}
+
+const wk__spline_kernels WK_SIMD_NAME(wk__spline_kernels) = {cr_even, cr_at,     cr_even_cols, curve,
+                                                             redistribute, terrace, water_step};

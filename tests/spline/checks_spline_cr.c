@@ -1,0 +1,343 @@
+/* Catmull-Rom checks: independent double evaluation, the knot property, C1
+ * continuity, every ISA against the reference, bad input. */
+#include "spline_test.h"
+
+/* ----------------------------------------------------------- positions */
+
+/* The vector paths compute s = k / (m - 1) as (float)((double)k * (1.0 /
+ * (m - 1))); spline_impl.h proves it equals the float division. Checked
+ * here exhaustively for m <= 2049 and on random (k, m) up to 2^24. */
+int wk_check_spline_even_positions(void) {
+    int fails = 0;
+    for (uint32_t m = 2; m <= 2049 && fails < 5; m++) {
+        double r = 1.0 / (double)(m - 1);
+        for (uint32_t k = 0; k < m; k++) {
+            float a = (float)k / (float)(m - 1), b = (float)((double)k * r);
+            if (wk_bits(a) != wk_bits(b)) {
+                FAIL("m %u k %u: division %.9g, double product %.9g", m, k, (double)a, (double)b);
+                break;
+            }
+        }
+    }
+    wk_rng rng = {42};
+    for (int t = 0; t < 200000 && fails < 5; t++) {
+        uint32_t m = 2 + (uint32_t)(wk_rng_u64(&rng) % ((1u << 24) - 1));
+        uint32_t k = (uint32_t)(wk_rng_u64(&rng) % m);
+        float a = (float)k / (float)(m - 1), b = (float)((double)k * (1.0 / (double)(m - 1)));
+        EXPECT(wk_bits(a) == wk_bits(b), "m %u k %u: division %.9g, double product %.9g", m, k, (double)a, (double)b);
+    }
+    return fails;
+}
+
+/* ------------------------------------------------- independent double */
+
+/* Catmull-Rom in double from the matrix form (Catmull & Rom 1974, tension
+ * 1/2): q(u) = [1 u u^2 u^3] M [p0 p1 p2 p3]^T / 2. */
+static double cr_double(const float *p, uint32_t n, uint32_t mode, double s) {
+    int lo = mode == WK_SPLINE_END_PHANTOM ? 0 : 1, hi = mode == WK_SPLINE_END_PHANTOM ? (int)n - 2 : (int)n - 3;
+    double t = s * (n - 1);
+    int i = (int)floor(t);
+    if (i < lo) i = lo;
+    if (i > hi) i = hi;
+    double u = t - i, q[4];
+    for (int j = 0; j < 4; j++) {
+        int at = i - 1 + j;
+        if (at < 0) q[j] = 2.0 * p[0] - p[1];
+        else if (at >= (int)n) q[j] = 2.0 * p[n - 1] - p[n - 2];
+        else q[j] = p[at];
+    }
+    static const double M[4][4] = {{0, 2, 0, 0}, {-1, 0, 1, 0}, {2, -5, 4, -1}, {-1, 3, -3, 1}};
+    double uu[4] = {1, u, u * u, u * u * u}, v = 0;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) v += uu[r] * M[r][c] * q[c];
+    return v / 2;
+}
+
+int wk_check_spline_cr_vs_double(void) {
+    int fails = 0;
+    wk_rng rng = {7};
+    const uint32_t ns[] = {4, 5, 9, 33};
+    for (size_t a = 0; a < COUNT(ns); a++)
+        for (uint32_t mode = 0; mode < 2; mode++) {
+            uint32_t n = ns[a], m = 257;
+            float p[33], out[257], s[257], out2[257];
+            for (uint32_t j = 0; j < n; j++) p[j] = sp_rand(&rng, -1, 1);
+            EXPECT(wk_spline_cr_sample(p, n, n, 1, mode, m, out, m, NULL) == WK_OK, "sample: %s",
+                   wk_last_error_detail());
+            for (uint32_t k = 0; k < m; k++) {
+                double want = cr_double(p, n, mode, (double)((float)k / (float)(m - 1)));
+                EXPECT(fabs(out[k] - want) <= 1e-5, "n %u mode %u k %u: %.9g, double %.9g", n, mode, k, (double)out[k],
+                       want);
+                s[k] = sp_rand(&rng, -0.5, 1.5); /* extrapolation too */
+            }
+            EXPECT(wk_spline_cr_eval(p, n, n, 1, mode, s, 0, m, out2, m, NULL) == WK_OK, "eval: %s",
+                   wk_last_error_detail());
+            for (uint32_t k = 0; k < m; k++) {
+                double want = cr_double(p, n, mode, s[k]);
+                EXPECT(fabs(out2[k] - want) <= 1e-4 * (1 + fabs(want)), "eval n %u mode %u s %.9g: %.9g, double %.9g",
+                       n, mode, (double)s[k], (double)out2[k], want);
+            }
+        }
+    return fails;
+}
+
+/* The knot property: at u = 0 the value is 0.5 * (2 * p1) = p1 exactly, so
+ * with phantom ends the curve passes through p[0..n-2] exactly (and through
+ * p[n-1] at s = 1 with u = 1, to rounding), in clamp mode through
+ * p[1..n-3] exactly and p[n-2] to rounding. n - 1 a power of two makes
+ * s = j / (n - 1) and t = s * (n - 1) exact, so u = 0 at the knots. */
+static int near(float a, float b) { return fabs((double)a - b) <= 1e-5 * (1 + fabs((double)b)); }
+
+int wk_check_spline_cr_knots(void) {
+    int fails = 0;
+    wk_rng rng = {11};
+    const uint32_t ns[] = {5, 9, 17, 65};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (size_t a = 0; a < COUNT(ns); a++)
+        for (int t = 0; t < nisa; t++) {
+            uint32_t n = ns[a];
+            float p[65], out[65], s[65];
+            for (uint32_t j = 0; j < n; j++) {
+                p[j] = sp_rand(&rng, -100, 100);
+                s[j] = (float)j / (float)(n - 1);
+            }
+            wk_exec e = wk_exec_for(isas[t], 1);
+            const char *isa = wk_isa_name((wk_isa)isas[t]);
+            EXPECT(wk_spline_cr_eval(p, n, n, 1, WK_SPLINE_END_PHANTOM, s, 0, n, out, n, &e) == WK_OK, "eval");
+            EXPECT_SAME(out, p, n - 1, "phantom knots n %u %s", n, isa);
+            EXPECT(near(out[n - 1], p[n - 1]), "phantom end knot n %u %s: %.9g vs %.9g", n, isa, out[n - 1], p[n - 1]);
+            /* evenly spaced samples with m - 1 a multiple of n - 1 land on the knots too */
+            uint32_t m = 4 * (n - 1) + 1;
+            float *o = sp_alloc(m * sizeof *o);
+            EXPECT(wk_spline_cr_sample(p, n, n, 1, WK_SPLINE_END_PHANTOM, m, o, m, &e) == WK_OK, "sample");
+            for (uint32_t j = 0; j + 1 < n; j++)
+                EXPECT(wk_bits(o[4 * j]) == wk_bits(p[j]), "%s sample knot %u of n %u: %.9g vs %.9g", isa, j, n,
+                       (double)o[4 * j], (double)p[j]);
+            EXPECT(near(o[m - 1], p[n - 1]), "%s sample end knot n %u: %.9g vs %.9g", isa, n, o[m - 1], p[n - 1]);
+            free(o);
+            EXPECT(wk_spline_cr_eval(p, n, n, 1, WK_SPLINE_END_CLAMP, s, 0, n, out, n, &e) == WK_OK, "eval clamp");
+            EXPECT_SAME(out + 1, p + 1, n - 3, "%s clamp-mode interior knots n %u", isa, n);
+            EXPECT(near(out[n - 2], p[n - 2]), "%s clamp-mode knot n-2, n %u: %.9g vs %.9g", isa, n, out[n - 2], p[n - 2]);
+        }
+    return fails;
+}
+
+/* C1 at knots: one-sided difference quotients of the library's samples on
+ * both sides of each interior knot approach (p[j+1] - p[j-1]) / 2 per unit
+ * of u (times n - 1 per unit of s). */
+int wk_check_spline_cr_c1(void) {
+    int fails = 0;
+    wk_rng rng = {3};
+    for (uint32_t mode = 0; mode < 2; mode++) {
+        const uint32_t n = 9;
+        float p[9];
+        for (uint32_t j = 0; j < n; j++) p[j] = sp_rand(&rng, -1, 1);
+        uint32_t first = mode == WK_SPLINE_END_PHANTOM ? 1 : 2, last = mode == WK_SPLINE_END_PHANTOM ? n - 2 : n - 3;
+        for (uint32_t j = first; j <= last; j++) {
+            const float h = 1.0f / 65536.0f; /* exact in s, t and u */
+            float s[3] = {(float)j / 8.0f - h, (float)j / 8.0f, (float)j / 8.0f + h}, v[3];
+            EXPECT(wk_spline_cr_eval(p, n, n, 1, mode, s, 0, 3, v, 3, NULL) == WK_OK, "eval");
+            double left = (v[1] - v[0]) / (h * 8.0), right = (v[2] - v[1]) / (h * 8.0);
+            double want = (p[j + 1] - p[j - 1]) / 2.0;
+            /* per unit u, |f''| = |6 a u + 2 b| / 2 <= 62 for |p| <= 1, so each quotient is
+             * within 31 * 8h of the derivative, plus rounding of the values (2^-21) over 8h */
+            double tol = 31.0 * (8.0 * h) + ldexp(1.0, -21) / (8.0 * h);
+            EXPECT(fabs(left - want) <= tol && fabs(right - want) <= tol,
+                   "mode %u knot %u: left %.6g right %.6g, (p2 - p0) / 2 = %.6g", mode, j, left, right, want);
+        }
+    }
+    return fails;
+}
+
+/* ------------------------------------------------------------ ISAs */
+
+typedef struct cr_case {
+    const float *p, *s;
+    uint32_t n, curves, mode, m;
+    size_t p_stride, out_stride, s_stride, count;
+    int kind; /* 0 sample, 1 eval, 2 cols, 3 sample2 */
+} cr_case;
+
+static int cr_run(void *ctx, const wk_exec *e, uint32_t split, void *out_v) {
+    const cr_case *c = ctx;
+    float *out = out_v;
+    /* split 1: one call per curve (or per column), cut differently */
+    uint32_t step = split ? 1 : (c->curves ? c->curves : 1);
+    for (uint32_t c0 = 0; c0 < c->curves || c0 == 0; c0 += step) {
+        uint32_t nc = c->curves - c0 < step ? c->curves - c0 : step;
+        wk_status s;
+        switch (c->kind) {
+        case 0:
+            s = wk_spline_cr_sample(c->p + c0 * c->p_stride, c->p_stride, c->n, nc, c->mode, c->m,
+                                    out + c0 * c->out_stride, c->out_stride, e);
+            break;
+        case 1:
+            s = wk_spline_cr_eval(c->p + c0 * c->p_stride, c->p_stride, c->n, nc, c->mode,
+                                  c->s + (c->s_stride ? c0 * c->s_stride : 0), c->s_stride, c->count,
+                                  out + c0 * c->out_stride, c->out_stride, e);
+            break;
+        case 2:
+            s = wk_spline_cr_sample_cols(c->p + c0, c->p_stride, c->n, nc, c->mode, c->m, out + c0, c->out_stride, e);
+            break;
+        default: {
+            size_t half = (size_t)c->curves * c->out_stride;
+            s = wk_spline_cr_sample2(c->p + c0 * c->p_stride, c->s + c0 * c->p_stride, c->p_stride, c->n, nc, c->mode,
+                                     c->m, out + c0 * c->out_stride, out + half + c0 * c->out_stride, c->out_stride, e);
+        }
+        }
+        if (s != WK_OK) return s;
+        if (c->curves == 0) break;
+    }
+    return WK_OK;
+}
+
+static float wild_position(wk_rng *r) {
+    switch (wk_rng_u64(r) % 12) {
+    case 0: return NAN;
+    case 1: return INFINITY;
+    case 2: return -INFINITY;
+    case 3: return sp_rand(r, -3, 4);
+    case 4: return 0.0f;
+    case 5: return 1.0f;
+    case 6: return -0.0f;
+    case 7: return 1e30f;
+    default: return sp_rand(r, 0, 1);
+    }
+}
+
+int wk_check_spline_cr_isa(void) {
+    int fails = 0;
+    wk_rng rng = {99};
+    const uint32_t ns[] = {4, 5, 7, 18};
+    const uint32_t ms[] = {2, 3, 15, 16, 17, 31, 33, 100, 4099};
+    for (size_t a = 0; a < COUNT(ns); a++)
+        for (size_t b = 0; b < COUNT(ms); b++)
+            for (uint32_t mode = 0; mode < 2; mode++)
+                for (int kind = 0; kind < 4; kind++) {
+                    uint32_t n = ns[a], m = ms[b], curves = kind == 2 ? 1 + (uint32_t)(wk_rng_u64(&rng) % 70) : 3;
+                    if (kind == 2 && m > 200) m = 200;
+                    cr_case c = {0};
+                    c.n = n;
+                    c.curves = curves;
+                    c.mode = mode;
+                    c.m = m;
+                    c.kind = kind;
+                    c.count = m;
+                    if (kind == 2) {
+                        c.p_stride = curves + 1;
+                        c.out_stride = curves + 3;
+                    } else {
+                        c.p_stride = n + 1;
+                        c.out_stride = m + 1;
+                    }
+                    size_t pts = (kind == 2 ? n : curves) * c.p_stride + 8;
+                    float *p = sp_alloc(pts * sizeof *p), *s = sp_alloc((pts + (size_t)curves * (m + 2)) * sizeof *s);
+                    for (size_t i = 0; i < pts; i++) p[i] = sp_rand(&rng, -50, 50);
+                    if (wk_rng_u64(&rng) % 8 == 0) p[wk_rng_u64(&rng) % pts] = NAN;
+                    if (kind == 1) {
+                        c.s_stride = (b & 1) ? 0 : m + 2;
+                        for (size_t i = 0; i < (size_t)curves * (m + 2); i++) s[i] = wild_position(&rng);
+                    } else if (kind == 3) {
+                        for (size_t i = 0; i < pts; i++) s[i] = sp_rand(&rng, -50, 50);
+                    }
+                    c.p = p + 1; /* unaligned */
+                    c.s = s;
+                    char what[96];
+                    snprintf(what, sizeof what, "cr kind %d n %u m %u mode %u curves %u", kind, n, m, mode, curves);
+                    size_t rows = kind == 2 ? m : curves;
+                    wk_harness h = {what, cr_run, &c, (rows * c.out_stride * (kind == 3 ? 2 : 1)) * sizeof(float), 2};
+                    fails += wk_harness_compare(&h);
+                    free(p);
+                    free(s);
+                }
+    return fails;
+}
+
+/* Evenly spaced sampling equals the formula at s = k / (m - 1) (eval), and
+ * the column layout equals the rows, on every ISA. */
+int wk_check_spline_cr_sample_is_eval(void) {
+    int fails = 0;
+    wk_rng rng = {5};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    const uint32_t ms[] = {2, 7, 64, 1000, 4097};
+    for (int t = 0; t < nisa; t++)
+        for (size_t b = 0; b < COUNT(ms); b++)
+            for (uint32_t mode = 0; mode < 2; mode++) {
+                uint32_t n = 4 + (uint32_t)(wk_rng_u64(&rng) % 60), m = ms[b], curves = 5;
+                float *p = sp_alloc((size_t)n * curves * sizeof *p), *cols = sp_alloc((size_t)n * curves * sizeof *p);
+                float *s = sp_alloc(m * sizeof *s), *a = sp_alloc((size_t)m * curves * sizeof *a);
+                float *e = sp_alloc((size_t)m * curves * sizeof *e), *ct = sp_alloc((size_t)m * curves * sizeof *e);
+                for (size_t i = 0; i < (size_t)n * curves; i++) p[i] = sp_rand(&rng, -10, 10);
+                for (uint32_t c = 0; c < curves; c++)
+                    for (uint32_t j = 0; j < n; j++) cols[(size_t)j * curves + c] = p[(size_t)c * n + j];
+                for (uint32_t k = 0; k < m; k++) s[k] = (float)k / (float)(m - 1);
+                wk_exec ex = wk_exec_for(isas[t], 0);
+                EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, a, m, &ex) == WK_OK, "sample");
+                EXPECT(wk_spline_cr_eval(p, n, n, curves, mode, s, 0, m, e, m, &ex) == WK_OK, "eval");
+                EXPECT(wk_spline_cr_sample_cols(cols, curves, n, curves, mode, m, ct, curves, &ex) == WK_OK, "cols");
+                EXPECT_SAME(a, e, (size_t)m * curves, "%s sample vs eval n %u m %u mode %u", wk_isa_name((wk_isa)isas[t]),
+                            n, m, mode);
+                for (uint32_t c = 0; c < curves; c++)
+                    for (uint32_t k = 0; k < m; k++) e[(size_t)c * m + k] = ct[(size_t)k * curves + c];
+                EXPECT_SAME(a, e, (size_t)m * curves, "%s sample vs cols n %u m %u mode %u", wk_isa_name((wk_isa)isas[t]),
+                            n, m, mode);
+                free(p);
+                free(cols);
+                free(s);
+                free(a);
+                free(e);
+                free(ct);
+            }
+    return fails;
+}
+
+/* ------------------------------------------------------------ bad input */
+
+int wk_check_spline_cr_bad_input(void) {
+    int fails = 0;
+    float p[32], s[8] = {0, 0.5f, 1};
+    for (int i = 0; i < 32; i++) p[i] = (float)i;
+    wk_buf out = wk_buf_new(64, 1);
+#define BAD(call, code)                                                                                    \
+    do {                                                                                                   \
+        wk_buf_fill_canary(&out);                                                                          \
+        wk_status st_ = (call);                                                                            \
+        EXPECT(st_ == (code), "%s: status %d, want %d (%s)", #call, (int)st_, (int)(code), wk_last_error_detail()); \
+        EXPECT(wk_last_error_detail()[0] != '\0', "%s: no detail", #call);                                 \
+        EXPECT(wk_buf_all_canary(&out), "%s: wrote its output on error", #call);                           \
+    } while (0)
+    BAD(wk_spline_cr_sample(p, 8, 3, 1, 0, 8, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(p, 8, 0, 1, 0, 8, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(p, 8, (1u << 24) + 1, 1, 0, 8, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(p, 8, 8, 1, 2, 8, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(p, 8, 8, 1, 0, 1, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(p, 8, 8, 1, 0, (1u << 24) + 1, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample(NULL, 8, 8, 1, 0, 8, out.p, 8, NULL), WK_ERR_NULL);
+    BAD(wk_spline_cr_sample(p, 8, 8, 1, 0, 8, NULL, 8, NULL), WK_ERR_NULL);
+    BAD(wk_spline_cr_sample(p, 7, 8, 2, 0, 8, out.p, 8, NULL), WK_ERR_STRIDE);
+    BAD(wk_spline_cr_sample(p, 8, 8, 2, 0, 8, out.p, 7, NULL), WK_ERR_STRIDE);
+    BAD(wk_spline_cr_sample(p, SIZE_MAX / 2, 8, 3, 0, 8, out.p, 8, NULL), WK_ERR_OVERFLOW);
+    BAD(wk_spline_cr_sample(out.p, 8, 8, 1, 0, 8, out.p + 4, 8, NULL), WK_ERR_ALIAS);
+    BAD(wk_spline_cr_sample2(p, NULL, 8, 8, 1, 0, 8, out.p, out.p + 16, 8, NULL), WK_ERR_NULL);
+    BAD(wk_spline_cr_sample2(p, p + 8, 8, 8, 1, 0, 8, out.p, out.p + 4, 8, NULL), WK_ERR_ALIAS);
+    BAD(wk_spline_cr_eval(p, 8, 8, 1, 0, NULL, 0, 3, out.p, 8, NULL), WK_ERR_NULL);
+    BAD(wk_spline_cr_eval(p, 8, 8, 2, 0, s, 2, 3, out.p, 8, NULL), WK_ERR_STRIDE);
+    BAD(wk_spline_cr_eval(p, 8, 8, 1, 0, out.p + 2, 0, 3, out.p, 8, NULL), WK_ERR_ALIAS);
+    BAD(wk_spline_cr_eval(p, 8, 2, 1, 0, s, 0, 3, out.p, 8, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample_cols(p, 3, 8, 4, 0, 8, out.p, 4, NULL), WK_ERR_STRIDE);
+    BAD(wk_spline_cr_sample_cols(p, 4, 8, 4, 0, 8, out.p, 3, NULL), WK_ERR_STRIDE);
+    BAD(wk_spline_cr_sample_cols(p, 4, 8, 4, 1, 1, out.p, 4, NULL), WK_ERR_INVALID_ARG);
+    BAD(wk_spline_cr_sample_cols(out.p, 4, 8, 4, 1, 8, out.p + 8, 4, NULL), WK_ERR_ALIAS);
+    wk_exec bad = WK_EXEC_DEFAULTS;
+    bad.reserved[0] = 1;
+    BAD(wk_spline_cr_sample(p, 8, 8, 1, 0, 8, out.p, 8, &bad), WK_ERR_INVALID_ARG);
+    /* nothing to do is fine, even with NULL */
+    EXPECT(wk_spline_cr_sample(NULL, 0, 8, 0, 0, 8, NULL, 0, NULL) == WK_OK, "0 curves");
+    EXPECT(wk_spline_cr_sample(NULL, 0, 8, 3, 0, 0, NULL, 0, NULL) == WK_OK, "m = 0");
+    EXPECT(wk_spline_cr_eval(NULL, 0, 8, 3, 0, NULL, 0, 0, NULL, 0, NULL) == WK_OK, "count 0");
+#undef BAD
+    wk_buf_free(&out);
+    return fails;
+}
