@@ -6,6 +6,7 @@
 #include "golden.h"
 #include "wk_checks.h"
 #include "worldkern/noise.h"
+#include "worldkern/spline.h"
 
 static const wk_golden_entry golden_table[] = {
 #include "golden_table.h"
@@ -65,6 +66,36 @@ static int perlin3_points_seed9(float *out, size_t *n) {
     return wk_noise_perlin3(x, y, z, N, 9, out, NULL);
 }
 
+static int spline_cr_sample_phantom(float *out, size_t *n) {
+    enum { POINTS = 37, CURVES = 3, M = 1000 };
+    static float p[CURVES * POINTS];
+    for (int i = 0; i < CURVES * POINTS; i++) p[i] = (float)((i * 7919) % 101) * 0.37f - 12.0f;
+    *n = CURVES * M;
+    return wk_spline_cr_sample(p, POINTS, POINTS, CURVES, WK_SPLINE_END_PHANTOM, M, out, M, NULL);
+}
+
+/* 60 steps of 40 bodies of 32 springs after splashes: pos and vel. */
+static int spline_water_60_steps(float *out, size_t *n) {
+    enum { B = 40, N = 32 };
+    static float rest[N * B];
+    float *pos = out, *vel = out + N * B;
+    for (int i = 0; i < N * B; i++) rest[i] = pos[i] = vel[i] = 0.0f;
+    wk_water w = WK_WATER_DEFAULTS;
+    w.pos = pos;
+    w.vel = vel;
+    w.rest = rest;
+    w.bodies = B;
+    w.springs = N;
+    wk_water_params prm = WK_WATER_PARAMS_DEFAULTS;
+    prm.sleep_threshold = 0;
+    uint32_t body[3] = {0, 17, 39};
+    float x[3] = {0.5f, 0.1f, 0.93f}, amount[3] = {-0.3f, 0.7f, 0.05f};
+    int s = wk_spline_water_displace(&w, body, x, amount, 3, NULL);
+    for (int step = 0; step < 60 && s == 0; step++) s = wk_spline_water_step(&w, &prm, NULL);
+    *n = 2 * N * B;
+    return s;
+}
+
 typedef struct golden_case { const char *name; int (*fill)(float *out, size_t *n); } golden_case;
 static const golden_case cases[] = {
     {"noise/fbm2/perm/seed0/1oct", fbm2_perm_seed0},
@@ -73,6 +104,8 @@ static const golden_case cases[] = {
     {"noise/fbm3/hash/seed42/5oct", fbm3_hash_seed42},
     {"noise/fbm2_deriv/hash/seed3", fbm2_deriv_hash_seed3},
     {"noise/perlin3/points/seed9", perlin3_points_seed9},
+    {"spline/cr_sample/phantom", spline_cr_sample_phantom},
+    {"spline/water/60_steps", spline_water_60_steps},
 };
 enum { CASES = sizeof cases / sizeof cases[0] };
 

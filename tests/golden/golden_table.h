@@ -6,3 +6,5 @@
 {"noise/fbm3/hash/seed42/5oct", 0xe59e0a0b14ee3122ull},
 {"noise/fbm2_deriv/hash/seed3", 0xdc6681afaee99e6cull},
 {"noise/perlin3/points/seed9", 0x0aa28f86c897e4a0ull},
+{"spline/cr_sample/phantom", 0x5d7c053720b64ce9ull},
+{"spline/water/60_steps", 0x6e87b008b3a47270ull},
