@@ -91,3 +91,11 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) {
     m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
     return (uint32_t)_mm_cvtsi128_si32(m);
 }
+
+/* ---- added for erosion ---- */
+/* a > b per lane (ordered: false where either is NaN). */
+static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }
+/* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
+static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) {
+    return _mm256_blendv_ps(a, _mm256_add_ps(a, b), _mm256_castsi256_ps(m));
+}

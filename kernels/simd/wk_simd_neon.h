@@ -90,3 +90,9 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)vminvq_s32(vreinterpretq_s32_u32(a)); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)vmaxvq_s32(vreinterpretq_s32_u32(a)); }
+
+/* ---- added for erosion ---- */
+/* a > b per lane (ordered: false where either is NaN). */
+static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return vcgtq_f32(a, b); }
+/* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
+static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) { return vbslq_f32(m, vaddq_f32(a, b), a); }
