@@ -26,7 +26,7 @@ WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 wk__erosion_tuning wk__erosion_tune = {0, 0};
 
 enum {
-    RING_ROWS = 10,                 /* per level: 4 heights, 3 shares, 3 heights minus given */
+    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 masks */
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 768 * 1024 / 4   /* rings of one part: about the L2 of one core */
 };
@@ -134,13 +134,19 @@ static const float *input_row(const band_rows *b, int64_t y) {
     return job->map + (size_t)y * job->stride;
 }
 
-/* Pass 1 of row r at level j: shares and heights minus what is given. */
+static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
+    return (uint8_t *)ring_row(b, level, 10 + (int)(y & 1));
+}
+
+/* Pass 1 of row r at level j: shares and heights minus what is given, for
+ * every cell; then border cells give nothing. */
 static void pass1(const band_rows *b, int64_t j, int64_t r) {
     const erosion_job *job = b->job;
     size_t w = (size_t)job->w;
     const float *hr = height_row(b, j, r);
     float *s = ring_row(b, j, 4 + (int)(r % 3)), *p = ring_row(b, j, 7 + (int)(r % 3));
-    if (r == 0 || r == job->h - 1) { /* border rows give nothing */
+    job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
+    if (r == 0 || r == job->h - 1) {
         memset(s, 0, w * sizeof *s);
         memcpy(p, hr, w * sizeof *p);
         return;
@@ -149,8 +155,6 @@ static void pass1(const band_rows *b, int64_t j, int64_t r) {
     p[0] = hr[0];
     s[w - 1] = 0.0f;
     p[w - 1] = hr[w - 1];
-    job->k->share(height_row(b, j, r - 1) + 1, hr + 1, height_row(b, j, r + 1) + 1, w - 2, job->talus, s + 1,
-                  p + 1);
 }
 
 static void run_band(const erosion_job *job, uint32_t band, float *ring) {
@@ -158,7 +162,7 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
     const int64_t K = job->group, h = job->h;
     const size_t w = (size_t)job->w;
     for (int64_t j = 0; j < K; j++) {
-        for (int slot = 0; slot < RING_ROWS; slot++) {
+        for (int slot = 0; slot < 10; slot++) {
             float *row = ring_row(&b, j, slot);
             float pad = slot < 4 ? NAN : 0.0f;
             row[-1] = pad;
@@ -180,7 +184,8 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
                     job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
                                    height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
                                    share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
-                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), w, job->talus, out);
+                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y), w,
+                                   job->talus, out);
                 }
             }
             int64_t r = y - 1;

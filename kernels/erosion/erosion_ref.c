@@ -5,7 +5,8 @@
 #include "erosion_impl.h"
 
 static void share_ref(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s,
-                      float *p) {
+                      float *p, uint8_t *masks) {
+    (void)masks;
     for (size_t i = 0; i < n; i++) {
         const float hc = mid[i];
         const float hn[8] = {up[i - 1], up[i], up[i + 1], mid[i - 1], mid[i + 1], dn[i - 1], dn[i], dn[i + 1]};
@@ -27,7 +28,8 @@ static void share_ref(const float *up, const float *mid, const float *dn, size_t
 }
 
 static void gather_ref(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                       const float *sdn, const float *p, size_t n, float talus, float *out) {
+                       const float *sdn, const float *p, const uint8_t *masks, size_t n, float talus, float *out) {
+    (void)masks;
     for (size_t i = 0; i < n; i++) {
         const float hc = hmid[i];
         const float hn[8] = {hup[i - 1], hup[i],  hup[i + 1], hmid[i - 1],

@@ -99,3 +99,16 @@ static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm2
 static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) {
     return _mm256_blendv_ps(a, _mm256_add_ps(a, b), _mm256_castsi256_ps(m));
 }
+/* m ? a + b : a per lane, integers. */
+static inline wk_vi wk_vi_add_mask(wk_vi a, wk_vm m, wk_vi b) { return _mm256_add_epi32(a, _mm256_and_si256(m, b)); }
+/* Signed int32 lanes to float (round to nearest). */
+static inline wk_vf wk_vf_from_vi_s(wk_vi a) { return _mm256_cvtepi32_ps(a); }
+/* Masks as bits: lane i -> bit i of WK_VM_BYTES little-endian bytes at p.
+ * WK_VM_BITS_CHEAP: 1 where a store and a load are one instruction each. */
+#define WK_VM_BYTES 1
+#define WK_VM_BITS_CHEAP 0
+static inline void wk_vm_store_bits(uint8_t *p, wk_vm m) { *p = (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }
+static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(*p), bit), bit);
+}

@@ -97,3 +97,17 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)_mm512_reduce_ma
 static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 /* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
 static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) { return _mm512_mask_add_ps(a, m, a, b); }
+/* m ? a + b : a per lane, integers. */
+static inline wk_vi wk_vi_add_mask(wk_vi a, wk_vm m, wk_vi b) { return _mm512_mask_add_epi32(a, m, a, b); }
+/* Signed int32 lanes to float (round to nearest). */
+static inline wk_vf wk_vf_from_vi_s(wk_vi a) { return _mm512_cvtepi32_ps(a); }
+/* Masks as bits: lane i -> bit i of WK_VM_BYTES little-endian bytes at p.
+ * WK_VM_BITS_CHEAP: 1 where a store and a load are one instruction each. */
+#define WK_VM_BYTES 2
+#define WK_VM_BITS_CHEAP 1
+static inline void wk_vm_store_bits(uint8_t *p, wk_vm m) { memcpy(p, &m, sizeof m); }
+static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
+    __mmask16 m;
+    memcpy(&m, p, sizeof m);
+    return m;
+}
