@@ -8,8 +8,9 @@ static void share_ref(const float *up, const float *mid, const float *dn, size_t
                       float *p, uint8_t *masks) {
     (void)masks;
     for (size_t i = 0; i < n; i++) {
-        const float hc = mid[i];
-        const float hn[8] = {up[i - 1], up[i], up[i + 1], mid[i - 1], mid[i + 1], dn[i - 1], dn[i], dn[i + 1]};
+        const float *u = up + i, *c = mid + i, *b = dn + i; /* neighbours at -1, 0, +1 */
+        const float hc = c[0];
+        const float hn[8] = {u[-1], u[0], u[1], c[-1], c[1], b[-1], b[0], b[1]};
         float sum = 0.0f, count = 0.0f;
         for (int k = 0; k < 8; k++) {
             float d = hc - hn[k];
@@ -31,11 +32,10 @@ static void gather_ref(const float *hup, const float *hmid, const float *hdn, co
                        const float *sdn, const float *p, const uint8_t *masks, size_t n, float talus, float *out) {
     (void)masks;
     for (size_t i = 0; i < n; i++) {
-        const float hc = hmid[i];
-        const float hn[8] = {hup[i - 1], hup[i],  hup[i + 1], hmid[i - 1],
-                             hmid[i + 1], hdn[i - 1], hdn[i], hdn[i + 1]};
-        const float sn[8] = {sup[i - 1], sup[i],  sup[i + 1], smid[i - 1],
-                             smid[i + 1], sdn[i - 1], sdn[i], sdn[i + 1]};
+        const float *hu = hup + i, *hm = hmid + i, *hd = hdn + i, *su = sup + i, *sm = smid + i, *sd = sdn + i;
+        const float hc = hm[0];
+        const float hn[8] = {hu[-1], hu[0], hu[1], hm[-1], hm[1], hd[-1], hd[0], hd[1]};
+        const float sn[8] = {su[-1], su[0], su[1], sm[-1], sm[1], sd[-1], sd[0], sd[1]};
         float received = -0.0f;
         for (int k = 0; k < 8; k++)
             if (hn[k] - hc > talus) received = received + sn[k];
