@@ -82,16 +82,20 @@ WK_API uint32_t wk_erosion_halo(uint32_t iterations);
 
 /* Scratch (in floats) that wk_erosion_thermal needs for a w x h map so that
  * calls can use up to `threads` threads (0 = wk_threads() now; the count is
- * capped at WK_MAX_THREADS). A call given less scratch, but at least the
- * bound for 1 thread, uses fewer threads (same results); below the bound
- * for 1 thread it fails with WK_ERR_CAPACITY. The size grows with w (a few
- * rows per thread) and, beyond one thread, with the halo rows copied
- * between bands: it is far smaller than the map for tall maps.
+ * capped at WK_MAX_THREADS and at h). A call given less scratch, but at
+ * least the bound for 1 thread, uses fewer threads (same results); below
+ * the bound for 1 thread it fails with WK_ERR_CAPACITY. The size depends on
+ * w, not on h: each thread caches 12 rows per iteration it runs at a time
+ * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 2000, 3 at
+ * w = 4096), and each boundary between two threads' bands copies 4K rows:
+ * about 12 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
+ * (1024 wide, 1 thread: 0.4 MB; 2 threads: 0.9 MB).
  * Errors: WK_ERR_NULL (floats), WK_ERR_INVALID_ARG (threads < 0),
  * WK_ERR_OVERFLOW (the size overflows size_t bytes). Thread-safe. */
 WK_API wk_status wk_erosion_scratch_bound(uint32_t w, uint32_t h, int32_t threads, size_t *floats);
 
-/* Runs `iterations` iterations of thermal erosion on `map`, in place.
+/* Runs `iterations` iterations of thermal erosion on `map`, in place (the
+ * result is as if each iteration read a copy of the previous one).
  * talus: height difference per cell step, finite, >= 0 (a difference equal
  *   to the talus moves nothing).
  * iterations: any count; 0 leaves the map untouched. Maps narrower or
@@ -106,9 +110,12 @@ WK_API wk_status wk_erosion_scratch_bound(uint32_t w, uint32_t h, int32_t thread
  *   (the map's extent overflows), WK_ERR_CAPACITY (scratch_floats below the
  *   1-thread bound; the detail names the size needed), WK_ERR_ALIAS (scratch
  *   overlaps the map), and wk_exec errors.
- * Threads: rows are cut into bands, one per thread; each band runs several
- * iterations at a time over a few cached rows, recomputing the rows around
- * its edges. Calls on different maps and scratch may run at once. */
+ * Threads: rows are cut into bands, one per thread; each band runs up to 8
+ * iterations per sweep over rows cached in the scratch, recomputing the
+ * rows within 2 cells per iteration of its edges (every cell computed the
+ * same way, so bands, sweeps and threads never change a bit). Calls on
+ * different maps and scratch may run at once; one map or scratch must not
+ * be used by two calls at once. */
 WK_API wk_status wk_erosion_thermal(const wk_heightmap *map, float talus, uint32_t iterations, float *scratch,
                                     size_t scratch_floats, const wk_exec *exec);
 

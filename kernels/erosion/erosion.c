@@ -31,8 +31,11 @@ enum {
     CACHE_FLOATS = 768 * 1024 / 4   /* rings of one part: about the L2 of one core */
 };
 
-/* Padded row length: element -1 and w, rounded up to 16 floats. */
-static size_t padded_row(uint32_t w) { return ((size_t)w + 2 + 15) / 16 * 16; }
+/* A cached row: element 0 sits 16 floats (64 bytes) into its slot, so that
+ * with the rings aligned to 64 bytes vector loads and stores at a row's
+ * cells start on cache lines; elements -1 and w are padding. */
+enum { ROW_LEAD = 16 };
+static size_t padded_row(uint32_t w) { return ((size_t)w + ROW_LEAD + 1 + 15) / 16 * 16; }
 
 /* Iterations per pass for rows of width w: as many as fit the cache budget. */
 static uint32_t group_for_width(uint32_t w) {
@@ -45,7 +48,7 @@ static uint32_t group_for_width(uint32_t w) {
  * boundary between bands. 0 when it overflows size_t bytes. */
 static size_t scratch_need(uint32_t w, uint64_t bands, uint64_t group) {
     uint64_t rw = padded_row(w);
-    uint64_t need = 2 * rw + bands * group * RING_ROWS * rw + (bands - 1) * 4 * group * (uint64_t)w;
+    uint64_t need = 16 + 2 * rw + bands * group * RING_ROWS * rw + (bands - 1) * 4 * group * (uint64_t)w;
     if (need > SIZE_MAX / sizeof(float)) return 0;
     return (size_t)need;
 }
@@ -114,7 +117,7 @@ typedef struct band_rows {
 } band_rows;
 
 static float *ring_row(const band_rows *b, int64_t level, int slot) {
-    return b->ring + ((size_t)level * RING_ROWS + (size_t)slot) * b->job->rw + 1;
+    return b->ring + ((size_t)level * RING_ROWS + (size_t)slot) * b->job->rw + ROW_LEAD;
 }
 static const float *height_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->nan_row;
@@ -256,14 +259,15 @@ static wk_status thermal_run(const wk__call *call, const wk_heightmap *map, floa
     job.talus = talus;
     job.bands = (uint32_t)bands;
     job.rw = padded_row(w);
-    float *nan_row = scratch, *zero_row = scratch + job.rw;
+    float *base = scratch + (16 - ((uintptr_t)scratch / sizeof(float)) % 16) % 16; /* 64-byte aligned */
+    float *nan_row = base, *zero_row = base + job.rw;
     for (size_t i = 0; i < job.rw; i++) {
         nan_row[i] = NAN;
         zero_row[i] = 0.0f;
     }
-    job.nan_row = nan_row + 1;
-    job.zero_row = zero_row + 1;
-    job.rings = scratch + 2 * job.rw;
+    job.nan_row = nan_row + ROW_LEAD;
+    job.zero_row = zero_row + ROW_LEAD;
+    job.rings = base + 2 * job.rw;
     for (uint32_t done = 0; done < iterations;) {
         uint32_t k = iterations - done < group ? iterations - done : group;
         job.group = k;
