@@ -86,7 +86,7 @@ WK_API uint32_t wk_erosion_halo(uint32_t iterations);
  * least the bound for 1 thread, uses fewer threads (same results); below
  * the bound for 1 thread it fails with WK_ERR_CAPACITY. The size depends on
  * w, not on h: each thread caches 12 rows per iteration it runs at a time
- * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 2000, 3 at
+ * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 4000, 7 at
  * w = 4096), and each boundary between two threads' bands copies 4K rows:
  * about 12 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
  * (1024 wide, 1 thread: 0.4 MB; 2 threads: 0.9 MB).

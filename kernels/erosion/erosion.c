@@ -28,7 +28,7 @@ wk__erosion_tuning wk__erosion_tune = {0, 0};
 enum {
     RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 masks */
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
-    CACHE_FLOATS = 768 * 1024 / 4   /* rings of one part: about the L2 of one core */
+    CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
 
 /* A cached row: element 0 sits 16 floats (64 bytes) into its slot, so that
