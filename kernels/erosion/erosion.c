@@ -238,10 +238,10 @@ static wk_status thermal_run(const wk__call *call, const wk_heightmap *map, floa
     if (wk__overlap(scratch, scratch_floats * sizeof(float), map->v, extent * sizeof(float)))
         return wk__fail(WK_ERR_ALIAS, "scratch overlaps the map");
 
-    if (wk__erosion_tune.group) group = wk__erosion_tune.group;
+    if (wk__erosion_tune.group) group = wk__erosion_tune.group < 64 ? wk__erosion_tune.group : 64;
     if (group > iterations) group = iterations;
-    uint64_t bands = wk__parts_for(call, h, (size_t)w * group);
-    if (wk__erosion_tune.bands) bands = wk__erosion_tune.bands;
+    uint64_t bands = wk__parts_for(call, h, (size_t)w * group); /* <= WK_MAX_THREADS */
+    if (wk__erosion_tune.bands) bands = wk__erosion_tune.bands < 4096 ? wk__erosion_tune.bands : 4096;
     if (bands > h) bands = h;
     for (;;) { /* fewer bands (and then fewer iterations per pass) until the scratch holds them */
         size_t need = scratch_need(w, bands, group);
