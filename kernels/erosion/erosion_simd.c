@@ -27,14 +27,13 @@
         wk_vf d_ = wk_vf_sub(hc, wk_vf_load_n((hn_ptr), m)); \
         wk_vm lower_ = wk_vf_gt(d_, vtalus);                 \
         sum = wk_vf_add_mask(sum, lower_, d_);               \
-        count = wk_vi_add_mask(count, lower_, one_i);        \
+        count = wk_vi_inc_mask(count, lower_);               \
         RECORD_HIGHER(d_, k);                                \
     } while (0)
 
 WK_INLINE void share_vec(const float *up, const float *mid, const float *dn, float talus, float *s, float *p,
                          uint8_t *masks, size_t i, size_t m) {
     const wk_vf vtalus = wk_vf_set1(talus), one = wk_vf_set1(1.0f), zero = wk_vf_set1(0.0f);
-    const wk_vi one_i = wk_vi_set1(1);
 #if WK_VM_BITS_CHEAP
     const wk_vf neg_talus = wk_vf_set1(-talus);
     uint8_t *mk = masks + (i / WK_W) * 8 * WK_VM_BYTES;

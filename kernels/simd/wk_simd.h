@@ -26,6 +26,7 @@
  *   wk_vm wk_vf_gt(a, b)      a > b, ordered (false where either is NaN)
  *   wk_vf wk_vf_add_mask(a, m, b)  m ? a + b : a (unselected lanes keep a's bits)
  *   wk_vi wk_vi_add_mask(a, m, b)  m ? a + b : a, integers
+ *   wk_vi wk_vi_inc_mask(a, m)     m ? a + 1 : a, integers
  *   wk_vf wk_vf_from_vi_s(a)  signed int32 -> float, round to nearest
  *   wk_vm_store_bits(uint8_t *p, m), wk_vm wk_vm_load_bits(const uint8_t *p)
  *                             a mask as WK_VM_BYTES bytes, lane i = bit i;

@@ -112,3 +112,5 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(*p), bit), bit);
 }
+/* m ? a + 1 : a per lane, integers (a mask lane is -1: one subtraction). */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm256_sub_epi32(a, m); }

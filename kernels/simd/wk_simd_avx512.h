@@ -111,3 +111,5 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
     memcpy(&m, p, sizeof m);
     return m;
 }
+/* m ? a + 1 : a per lane, integers. */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm512_mask_add_epi32(a, m, a, _mm512_set1_epi32(1)); }

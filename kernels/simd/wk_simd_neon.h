@@ -113,3 +113,5 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
     uint32x4_t bit = vld1q_u32(bits);
     return vceqq_u32(vandq_u32(vdupq_n_u32(*p), bit), bit);
 }
+/* m ? a + 1 : a per lane, integers (a mask lane is all ones: one subtraction). */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return vsubq_u32(a, m); }
