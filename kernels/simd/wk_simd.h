@@ -26,6 +26,16 @@
  *   wk_vm wk_vf_lt(a, b)      ordered a < b (false when either is NaN), no exception
  *   wk_vf wk_vf_gather(base, idx)  base[idx[lane]] per lane; idx signed, every lane valid
  *   wk_vf wk_vf_u32_mul_f64(k, r)  (float)((double)k[lane] * r), k < 2^31, round to nearest
+ *   (added for erosion)
+ *   wk_vm wk_vf_gt(a, b)      a > b, ordered (false where either is NaN)
+ *   wk_vf wk_vf_add_mask(a, m, b)  m ? a + b : a (unselected lanes keep a's bits)
+ *   wk_vi wk_vi_add_mask(a, m, b)  m ? a + b : a, integers
+ *   wk_vi wk_vi_inc_mask(a, m)     m ? a + 1 : a, integers
+ *   wk_vf wk_vf_from_vi_s(a)  signed int32 -> float, round to nearest
+ *   wk_vm_store_bits(uint8_t *p, m), wk_vm wk_vm_load_bits(const uint8_t *p)
+ *                             a mask as WK_VM_BYTES bytes, lane i = bit i;
+ *                             WK_VM_BITS_CHEAP is 1 where each is one
+ *                             instruction (AVX-512 mask registers)
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

@@ -101,3 +101,25 @@ static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
     __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(k, 1)), vr));
     return _mm256_set_m128(hi, lo);
 }
+/* ---- added for erosion ---- */
+/* a > b per lane (ordered: false where either is NaN). */
+static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }
+/* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
+static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) {
+    return _mm256_blendv_ps(a, _mm256_add_ps(a, b), _mm256_castsi256_ps(m));
+}
+/* m ? a + b : a per lane, integers. */
+static inline wk_vi wk_vi_add_mask(wk_vi a, wk_vm m, wk_vi b) { return _mm256_add_epi32(a, _mm256_and_si256(m, b)); }
+/* Signed int32 lanes to float (round to nearest). */
+static inline wk_vf wk_vf_from_vi_s(wk_vi a) { return _mm256_cvtepi32_ps(a); }
+/* Masks as bits: lane i -> bit i of WK_VM_BYTES little-endian bytes at p.
+ * WK_VM_BITS_CHEAP: 1 where a store and a load are one instruction each. */
+#define WK_VM_BYTES 1
+#define WK_VM_BITS_CHEAP 0
+static inline void wk_vm_store_bits(uint8_t *p, wk_vm m) { *p = (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }
+static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(*p), bit), bit);
+}
+/* m ? a + 1 : a per lane, integers (a mask lane is -1: one subtraction). */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm256_sub_epi32(a, m); }

@@ -101,3 +101,24 @@ static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
     __m256 hi = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(k, 1)), vr));
     return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
 }
+/* ---- added for erosion ---- */
+/* a > b per lane (ordered: false where either is NaN). */
+static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+/* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
+static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) { return _mm512_mask_add_ps(a, m, a, b); }
+/* m ? a + b : a per lane, integers. */
+static inline wk_vi wk_vi_add_mask(wk_vi a, wk_vm m, wk_vi b) { return _mm512_mask_add_epi32(a, m, a, b); }
+/* Signed int32 lanes to float (round to nearest). */
+static inline wk_vf wk_vf_from_vi_s(wk_vi a) { return _mm512_cvtepi32_ps(a); }
+/* Masks as bits: lane i -> bit i of WK_VM_BYTES little-endian bytes at p.
+ * WK_VM_BITS_CHEAP: 1 where a store and a load are one instruction each. */
+#define WK_VM_BYTES 2
+#define WK_VM_BITS_CHEAP 1
+static inline void wk_vm_store_bits(uint8_t *p, wk_vm m) { memcpy(p, &m, sizeof m); }
+static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
+    __mmask16 m;
+    memcpy(&m, p, sizeof m);
+    return m;
+}
+/* m ? a + 1 : a per lane, integers. */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm512_mask_add_epi32(a, m, a, _mm512_set1_epi32(1)); }

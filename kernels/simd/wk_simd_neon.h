@@ -107,3 +107,27 @@ static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
     float64x2_t hi = vmulq_n_f64(vcvtq_f64_s64(vmovl_high_s32(ki)), r);
     return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
 }
+/* ---- added for erosion ---- */
+/* a > b per lane (ordered: false where either is NaN). */
+static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return vcgtq_f32(a, b); }
+/* m ? a + b : a per lane (unselected lanes keep a's exact bits, -0 included). */
+static inline wk_vf wk_vf_add_mask(wk_vf a, wk_vm m, wk_vf b) { return vbslq_f32(m, vaddq_f32(a, b), a); }
+/* m ? a + b : a per lane, integers. */
+static inline wk_vi wk_vi_add_mask(wk_vi a, wk_vm m, wk_vi b) { return vaddq_u32(a, vandq_u32(m, b)); }
+/* Signed int32 lanes to float (round to nearest). */
+static inline wk_vf wk_vf_from_vi_s(wk_vi a) { return vcvtq_f32_s32(vreinterpretq_s32_u32(a)); }
+/* Masks as bits: lane i -> bit i of WK_VM_BYTES little-endian bytes at p.
+ * WK_VM_BITS_CHEAP: 1 where a store and a load are one instruction each. */
+#define WK_VM_BYTES 1
+#define WK_VM_BITS_CHEAP 0
+static inline void wk_vm_store_bits(uint8_t *p, wk_vm m) {
+    const uint32_t bits[4] = {1, 2, 4, 8};
+    *p = (uint8_t)vaddvq_u32(vandq_u32(m, vld1q_u32(bits)));
+}
+static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
+    const uint32_t bits[4] = {1, 2, 4, 8};
+    uint32x4_t bit = vld1q_u32(bits);
+    return vceqq_u32(vandq_u32(vdupq_n_u32(*p), bit), bit);
+}
+/* m ? a + 1 : a per lane, integers (a mask lane is all ones: one subtraction). */
+static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return vsubq_u32(a, m); }

@@ -1,0 +1,289 @@
+/* Public entry points of thermal erosion: validation, the row-band split and
+ * the pipeline that runs several iterations over a few cached rows.
+ *
+ * The pipeline (one band of rows [y0, y1), K iterations): level 0 is the map
+ * as the pass starts, level j the map after j iterations. Level j needs rows
+ * [y0 - 2(K - j), y1 + 2(K - j)) (clipped to the map), since a cell's next
+ * height depends on heights two cells away. Rows stream in order: at step
+ * t, each level j produces its row t - 2j (level 0 copies it in, level j > 0
+ * gathers it from level j - 1), then computes pass 1 (shares) of its row
+ * t - 2j - 1. Each level keeps 4 height rows, 3 share rows and 3 rows of
+ * heights-minus-given in a ring; level K writes straight into the map, in
+ * place (a band reads its own rows before it overwrites them, and the rows
+ * it reads from other bands come from copies taken before the pass). Every
+ * cell is computed by the same row kernels from the same inputs however the
+ * map is cut, so bands and passes never change a bit. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/wk_core.h"
+#include "erosion_impl.h"
+
+WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
+
+wk__erosion_tuning wk__erosion_tune = {0, 0};
+
+enum {
+    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 masks */
+    MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
+    CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
+};
+
+/* A cached row: element 0 sits 16 floats (64 bytes) into its slot, so that
+ * with the rings aligned to 64 bytes vector loads and stores at a row's
+ * cells start on cache lines; elements -1 and w are padding. */
+enum { ROW_LEAD = 16 };
+static size_t padded_row(uint32_t w) { return ((size_t)w + ROW_LEAD + 1 + 15) / 16 * 16; }
+
+/* Iterations per pass for rows of width w: as many as fit the cache budget. */
+static uint32_t group_for_width(uint32_t w) {
+    size_t k = CACHE_FLOATS / (RING_ROWS * padded_row(w));
+    return k < 1 ? 1 : k > MAX_GROUP ? MAX_GROUP : (uint32_t)k;
+}
+
+/* Scratch floats for `bands` bands (and as many parts) with K iterations per
+ * pass: a NaN row and a zero row, the rings, and 4K copied rows per
+ * boundary between bands. 0 when it overflows size_t bytes. */
+static size_t scratch_need(uint32_t w, uint64_t bands, uint64_t group) {
+    uint64_t rw = padded_row(w);
+    uint64_t need = 16 + 2 * rw + bands * group * RING_ROWS * rw + (bands - 1) * 4 * group * (uint64_t)w;
+    if (need > SIZE_MAX / sizeof(float)) return 0;
+    return (size_t)need;
+}
+
+wk_status wk_erosion_talus_from_angle(double degrees, double cell_size, float *talus) {
+    wk__detail_reset(__func__);
+    if (!talus) return wk__fail(WK_ERR_NULL, "talus must not be NULL");
+    if (!isfinite(degrees) || !isfinite(cell_size))
+        return wk__fail(WK_ERR_NOT_FINITE, "degrees and cell_size must be finite, got %g and %g", degrees,
+                        cell_size);
+    if (!(degrees >= 0.0 && degrees < 90.0))
+        return wk__fail(WK_ERR_INVALID_ARG, "degrees must be in [0, 90), got %g", degrees);
+    if (!(cell_size > 0.0)) return wk__fail(WK_ERR_INVALID_ARG, "cell_size must be > 0, got %g", cell_size);
+    double t = cell_size * tan(degrees * (3.14159265358979323846 / 180.0));
+    if (!(t <= (double)3.40282346638528859812e+38F))
+        return wk__fail(WK_ERR_OVERFLOW, "talus %g (degrees %g, cell_size %g) is not a finite float", t, degrees,
+                        cell_size);
+    *talus = (float)t;
+    return WK_OK;
+}
+
+uint32_t wk_erosion_halo(uint32_t iterations) {
+    return iterations > UINT32_MAX / 2 ? UINT32_MAX : 2 * iterations;
+}
+
+wk_status wk_erosion_scratch_bound(uint32_t w, uint32_t h, int32_t threads, size_t *floats) {
+    wk__detail_reset(__func__);
+    if (!floats) return wk__fail(WK_ERR_NULL, "floats must not be NULL");
+    if (threads < 0) return wk__fail(WK_ERR_INVALID_ARG, "threads must be >= 0, got %d", (int)threads);
+    uint64_t parts = threads == 0 ? (uint64_t)wk_threads() : (uint64_t)threads;
+    if (parts > WK_MAX_THREADS) parts = WK_MAX_THREADS;
+    if (parts > h) parts = h;
+    if (parts < 1) parts = 1;
+    size_t need = scratch_need(w, parts, group_for_width(w));
+    if (need == 0) return wk__fail(WK_ERR_OVERFLOW, "scratch for w = %u overflows size_t bytes", w);
+    *floats = need;
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------ the pipeline */
+
+typedef struct erosion_job {
+    const wk__erosion_kernels *k;
+    float *map;
+    size_t stride;
+    int64_t w, h;
+    float talus;
+    int64_t group;      /* K: iterations this pass */
+    uint32_t bands;
+    size_t rw;          /* padded row length */
+    const float *nan_row, *zero_row; /* padded: point at element 0 */
+    float *rings;       /* per part: group * RING_ROWS * rw floats */
+    size_t ring_floats;
+    float *halo;        /* per boundary b = 1 .. bands - 1: 4 * group rows of w */
+} erosion_job;
+
+static int64_t band_start(const erosion_job *job, int64_t band) {
+    return (int64_t)((uint64_t)band * (uint64_t)job->h / job->bands);
+}
+
+typedef struct band_rows {
+    const erosion_job *job;
+    float *ring;
+    int64_t y0, y1;
+    uint32_t band;
+} band_rows;
+
+static float *ring_row(const band_rows *b, int64_t level, int slot) {
+    return b->ring + ((size_t)level * RING_ROWS + (size_t)slot) * b->job->rw + ROW_LEAD;
+}
+static const float *height_row(const band_rows *b, int64_t level, int64_t y) {
+    if (y < 0 || y >= b->job->h) return b->job->nan_row;
+    return ring_row(b, level, (int)(y & 3));
+}
+static const float *share_row(const band_rows *b, int64_t level, int64_t y) {
+    if (y < 0 || y >= b->job->h) return b->job->zero_row;
+    return ring_row(b, level, 4 + (int)(y % 3));
+}
+
+/* Row y of the map as the pass started. */
+static const float *input_row(const band_rows *b, int64_t y) {
+    const erosion_job *job = b->job;
+    size_t w = (size_t)job->w, rows = 4 * (size_t)job->group;
+    if (y < b->y0) return job->halo + ((size_t)(b->band - 1) * rows + (size_t)(y - (b->y0 - 2 * job->group))) * w;
+    if (y >= b->y1) return job->halo + ((size_t)b->band * rows + (size_t)(y - (b->y1 - 2 * job->group))) * w;
+    return job->map + (size_t)y * job->stride;
+}
+
+static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
+    return (uint8_t *)ring_row(b, level, 10 + (int)(y & 1));
+}
+
+/* Pass 1 of row r at level j: shares and heights minus what is given, for
+ * every cell; then border cells give nothing. */
+static void pass1(const band_rows *b, int64_t j, int64_t r) {
+    const erosion_job *job = b->job;
+    size_t w = (size_t)job->w;
+    const float *hr = height_row(b, j, r);
+    float *s = ring_row(b, j, 4 + (int)(r % 3)), *p = ring_row(b, j, 7 + (int)(r % 3));
+    job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
+    if (r == 0 || r == job->h - 1) {
+        memset(s, 0, w * sizeof *s);
+        memcpy(p, hr, w * sizeof *p);
+        return;
+    }
+    s[0] = 0.0f;
+    p[0] = hr[0];
+    s[w - 1] = 0.0f;
+    p[w - 1] = hr[w - 1];
+}
+
+static void run_band(const erosion_job *job, uint32_t band, float *ring) {
+    band_rows b = {job, ring, band_start(job, band), band_start(job, (int64_t)band + 1), band};
+    const int64_t K = job->group, h = job->h;
+    const size_t w = (size_t)job->w;
+    for (int64_t j = 0; j < K; j++) {
+        for (int slot = 0; slot < 10; slot++) {
+            float *row = ring_row(&b, j, slot);
+            float pad = slot < 4 ? NAN : 0.0f;
+            row[-1] = pad;
+            row[w] = pad;
+        }
+    }
+    int64_t first = b.y0 - 2 * K < 0 ? 0 : b.y0 - 2 * K;
+    for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t++) {
+        for (int64_t j = 0; j <= K; j++) {
+            int64_t lo = b.y0 - 2 * (K - j), hi = b.y1 + 2 * (K - j);
+            if (lo < 0) lo = 0;
+            if (hi > h) hi = h;
+            int64_t y = t - 2 * j;
+            if (y >= lo && y < hi) {
+                if (j == 0) {
+                    memcpy(ring_row(&b, 0, (int)(y & 3)), input_row(&b, y), w * sizeof(float));
+                } else {
+                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y & 3));
+                    job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
+                                   height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
+                                   share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
+                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y), w,
+                                   job->talus, out);
+                }
+            }
+            int64_t r = y - 1;
+            if (j < K && r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
+        }
+    }
+}
+
+static void band_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    const erosion_job *job = ctx;
+    float *ring = job->rings + (size_t)part * job->ring_floats;
+    for (size_t band = begin; band < end; band++) run_band(job, (uint32_t)band, ring);
+}
+
+/* Copies, for each boundary between bands, the rows within 2K of it. */
+static void copy_halos(const erosion_job *job) {
+    size_t w = (size_t)job->w, rows = 4 * (size_t)job->group;
+    for (uint32_t bd = 1; bd < job->bands; bd++) {
+        int64_t yb = band_start(job, bd);
+        for (int64_t y = yb - 2 * job->group; y < yb + 2 * job->group; y++) {
+            if (y < 0 || y >= job->h) continue;
+            memcpy(job->halo + ((size_t)(bd - 1) * rows + (size_t)(y - (yb - 2 * job->group))) * w,
+                   job->map + (size_t)y * job->stride, w * sizeof(float));
+        }
+    }
+}
+
+static wk_status thermal_run(const wk__call *call, const wk_heightmap *map, float talus, uint32_t iterations,
+                             float *scratch, size_t scratch_floats) {
+    if (!map) return wk__fail(WK_ERR_NULL, "map is NULL");
+    wk_field2 view = {map->v, map->w, map->h, map->stride, {map->reserved[0], map->reserved[1]}};
+    wk_status s = wk__check_field2(&view, "map", 1, 1);
+    if (s != WK_OK) return s;
+    if (!isfinite(talus)) return wk__fail(WK_ERR_NOT_FINITE, "talus must be finite, got %g", (double)talus);
+    if (!(talus >= 0.0f)) return wk__fail(WK_ERR_INVALID_ARG, "talus must be >= 0, got %g", (double)talus);
+    if (iterations == 0 || map->w < 3 || map->h < 3) return WK_OK; /* nothing moves */
+
+    uint32_t w = map->w, h = map->h;
+    uint32_t group = group_for_width(w);
+    size_t min_need = scratch_need(w, 1, group);
+    if (min_need == 0) return wk__fail(WK_ERR_OVERFLOW, "scratch for w = %u overflows size_t bytes", w);
+    if (!scratch) return wk__fail(WK_ERR_NULL, "scratch is NULL");
+    if (scratch_floats < min_need)
+        return wk__fail(WK_ERR_CAPACITY, "scratch must hold at least %zu floats (wk_erosion_scratch_bound), got %zu",
+                        min_need, scratch_floats);
+    size_t extent = wk__field2_extent(&view);
+    if (wk__overlap(scratch, scratch_floats * sizeof(float), map->v, extent * sizeof(float)))
+        return wk__fail(WK_ERR_ALIAS, "scratch overlaps the map");
+
+    if (wk__erosion_tune.group) group = wk__erosion_tune.group < 64 ? wk__erosion_tune.group : 64;
+    if (group > iterations) group = iterations;
+    uint64_t bands = wk__parts_for(call, h, (size_t)w * group); /* <= WK_MAX_THREADS */
+    if (wk__erosion_tune.bands) bands = wk__erosion_tune.bands < 4096 ? wk__erosion_tune.bands : 4096;
+    if (bands > h) bands = h;
+    for (;;) { /* fewer bands (and then fewer iterations per pass) until the scratch holds them */
+        size_t need = scratch_need(w, bands, group);
+        if (need != 0 && need <= scratch_floats) break;
+        if (bands > 1) bands--;
+        else group--; /* group = 1 with one band fits: min_need >= that */
+    }
+
+    erosion_job job;
+    job.k = erosion_kernels(call);
+    job.map = map->v;
+    job.stride = map->stride;
+    job.w = w;
+    job.h = h;
+    job.talus = talus;
+    job.bands = (uint32_t)bands;
+    job.rw = padded_row(w);
+    float *base = scratch + (16 - ((uintptr_t)scratch / sizeof(float)) % 16) % 16; /* 64-byte aligned */
+    float *nan_row = base, *zero_row = base + job.rw;
+    for (size_t i = 0; i < job.rw; i++) {
+        nan_row[i] = NAN;
+        zero_row[i] = 0.0f;
+    }
+    job.nan_row = nan_row + ROW_LEAD;
+    job.zero_row = zero_row + ROW_LEAD;
+    job.rings = base + 2 * job.rw;
+    for (uint32_t done = 0; done < iterations;) {
+        uint32_t k = iterations - done < group ? iterations - done : group;
+        job.group = k;
+        job.ring_floats = (size_t)k * RING_ROWS * job.rw;
+        job.halo = job.rings + (size_t)bands * job.ring_floats;
+        copy_halos(&job);
+        wk__parallel_for(call, bands, (size_t)w * (h / bands) * k, band_part, &job);
+        done += k;
+    }
+    return WK_OK;
+}
+
+wk_status wk_erosion_thermal(const wk_heightmap *map, float talus, uint32_t iterations, float *scratch,
+                             size_t scratch_floats, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = thermal_run(&call, map, talus, iterations, scratch, scratch_floats);
+    return wk__end(&call, s);
+}

@@ -1,0 +1,40 @@
+/* The erosion family's per-ISA row kernels and the driver's test hook. */
+#ifndef WK_EROSION_IMPL_H
+#define WK_EROSION_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "worldkern/erosion.h"
+
+/* Rows are padded: element -1 and element w of a height row are readable
+ * (NaN: no neighbour), as are those of a share row (0). */
+typedef struct wk__erosion_kernels {
+    /* Pass 1 for the n cells of one row (every column; the driver then
+     * zeroes what border cells give): mid[i] with its neighbours
+     * up[i-1..i+1], mid[i-1], mid[i+1], dn[i-1..i+1]. Writes the share each
+     * lower neighbour receives, s[i], and the height minus what the cell
+     * gives, p[i] (erosion.h has the arithmetic). A path may also record in
+     * `masks` (2n + 16 bytes) which neighbours are higher by more than the
+     * talus, for its own gather of the same row. */
+    void (*share)(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s, float *p,
+                  uint8_t *masks);
+    /* Pass 2 for the n cells of one row: out[i] = p[i] + the shares
+     * s?[i-1..i+1] of the neighbours higher than hmid[i] by more than talus,
+     * added in the fixed neighbour order from -0.0f. `masks` is what share
+     * recorded for this row. */
+    void (*gather)(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
+                   const float *sdn, const float *p, const uint8_t *masks, size_t n, float talus, float *out);
+} wk__erosion_kernels;
+
+/* Test hook (tests only; zero = automatic): forces the number of row bands
+ * (capped at the map's height, and at what the scratch allows) and the
+ * number of iterations run per pass over the cached rows. Results never
+ * depend on either; the tests check that. Not thread-safe to change. */
+typedef struct wk__erosion_tuning {
+    uint32_t bands;
+    uint32_t group;
+} wk__erosion_tuning;
+extern wk__erosion_tuning wk__erosion_tune;
+
+#endif /* WK_EROSION_IMPL_H */
