@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/erosion/erosion_impl.h" /* the test hook wk__erosion_tune */
+#include "erosion/erosion_impl.h" /* the test hook wk__erosion_tune */
 #include "wk_checks.h"
 #include "worldkern/erosion.h"
 

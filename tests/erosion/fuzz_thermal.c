@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/erosion/erosion_impl.h" /* the band-cut test hook */
+#include "erosion/erosion_impl.h" /* the band-cut test hook */
 #include "worldkern/erosion.h"
 
 static uint32_t take(const uint8_t **p, size_t *n, int bytes) {

@@ -5,6 +5,7 @@
 
 #include "golden.h"
 #include "wk_checks.h"
+#include "worldkern/erosion.h"
 #include "worldkern/noise.h"
 #include "worldkern/spline.h"
 
@@ -96,6 +97,29 @@ static int spline_water_60_steps(float *out, size_t *n) {
     return s;
 }
 
+/* 30 iterations of thermal erosion on a 96 x 64 fBm height map. */
+static int erosion_thermal_30(float *out, size_t *n) {
+    enum { W = 96, H = 64 };
+    wk_fbm f = WK_FBM_DEFAULTS;
+    f.seed = 5;
+    f.frequency = 1.0 / 24;
+    wk_grid2 g = {0, 0, W, H, 1.0, W, {0, 0}};
+    int s = wk_noise_fbm2_grid(&f, &g, out, NULL);
+    for (size_t i = 0; i < (size_t)W * H; i++) out[i] *= 40.0f;
+    size_t floats = 0;
+    if (s == 0) s = wk_erosion_scratch_bound(W, H, 1, &floats);
+    float *scratch = s == 0 ? malloc(floats * sizeof(float)) : NULL;
+    wk_heightmap map = WK_HEIGHTMAP_DEFAULTS;
+    map.v = out;
+    map.w = W;
+    map.h = H;
+    map.stride = W;
+    if (s == 0) s = scratch ? wk_erosion_thermal(&map, 0.5f, 30, scratch, floats, NULL) : -1;
+    free(scratch);
+    *n = (size_t)W * H;
+    return s;
+}
+
 typedef struct golden_case { const char *name; int (*fill)(float *out, size_t *n); } golden_case;
 static const golden_case cases[] = {
     {"noise/fbm2/perm/seed0/1oct", fbm2_perm_seed0},
@@ -106,6 +130,7 @@ static const golden_case cases[] = {
     {"noise/perlin3/points/seed9", perlin3_points_seed9},
     {"spline/cr_sample/phantom", spline_cr_sample_phantom},
     {"spline/water/60_steps", spline_water_60_steps},
+    {"erosion/thermal/30_iterations", erosion_thermal_30},
 };
 enum { CASES = sizeof cases / sizeof cases[0] };
 

@@ -8,3 +8,4 @@
 {"noise/perlin3/points/seed9", 0x0aa28f86c897e4a0ull},
 {"spline/cr_sample/phantom", 0x5d7c053720b64ce9ull},
 {"spline/water/60_steps", 0x6e87b008b3a47270ull},
+{"erosion/thermal/30_iterations", 0x2ae528874f59c11full},
