@@ -114,7 +114,8 @@ static int erosion_thermal_30(float *out, size_t *n) {
     map.w = W;
     map.h = H;
     map.stride = W;
-    if (s == 0) s = scratch ? wk_erosion_thermal(&map, 0.5f, 30, scratch, floats, NULL) : -1;
+    if (s == 0 && !scratch) s = -1;
+    if (s == 0) s = wk_erosion_thermal(&map, 0.5f, 30, scratch, floats, NULL);
     free(scratch);
     *n = (size_t)W * H;
     return s;
