@@ -90,3 +90,11 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)vminvq_s32(vreinterpretq_s32_u32(a)); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)vmaxvq_s32(vreinterpretq_s32_u32(a)); }
+
+/* ---- added for fracture ---- */
+static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return vcleq_f32(a, b); }
+static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return vandq_u32(a, b); }
+static inline uint32_t wk_vm_bits(wk_vm m) {
+    static const uint32_t weights[4] = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, vld1q_u32(weights)));
+}

@@ -1,0 +1,66 @@
+/* The fracture box tests' SIMD paths, one source compiled once per ISA.
+ * The same IEEE compares as the reference, so the same boxes touch. */
+#include "core/wk_fp_guard.h"
+
+#include "fracture_impl.h"
+#include "wk_simd.h"
+
+/* Lanes [0, m) of the vector at box k that touch q and have ids > min_id. */
+WK_INLINE uint32_t row_mask(const float *const b[6], const uint32_t *ids, const wk_vf q[6], wk_vi min_id,
+                            size_t k, size_t m) {
+    wk_vm t = wk_vf_le(wk_vf_load_n(b[WK__LO_X] + k, m), q[WK__HI_X]);
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_load_n(b[WK__HI_X] + k, m)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_load_n(b[WK__LO_Y] + k, m), q[WK__HI_Y]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_load_n(b[WK__HI_Y] + k, m)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_load_n(b[WK__LO_Z] + k, m), q[WK__HI_Z]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_load_n(b[WK__HI_Z] + k, m)));
+    t = wk_vm_and(t, wk_vi_lt_s(min_id, wk_vi_load_n(ids + k, m)));
+    uint32_t bits = wk_vm_bits(t);
+    return m == WK_W ? bits : bits & ((1u << m) - 1u);
+}
+
+static size_t row(const float *const b[6], const uint32_t *ids, size_t begin, size_t end, const float qs[6],
+                  uint32_t min_id, uint32_t *out) {
+    wk_vf q[6];
+    for (int a = 0; a < 6; a++) q[a] = wk_vf_set1(qs[a]);
+    const wk_vi vmin = wk_vi_set1(min_id);
+    size_t found = 0;
+    for (size_t k = begin; k < end; k += WK_W) {
+        size_t m = end - k < WK_W ? end - k : WK_W;
+        uint32_t bits = row_mask(b, ids, q, vmin, k, m);
+        if (!out) {
+            found += (size_t)__builtin_popcount(bits);
+            continue;
+        }
+        while (bits) {
+            out[found++] = ids[k + (size_t)__builtin_ctz(bits)];
+            bits &= bits - 1;
+        }
+    }
+    return found;
+}
+
+WK_INLINE void anchor_block(const float *const f[6], wk_vf pad, const wk_vf a[6], uint8_t *flags, size_t i,
+                            size_t m) {
+    wk_vm t = wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_X] + i, m), pad), a[WK__HI_X]);
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_X], wk_vf_add(wk_vf_load_n(f[WK__HI_X] + i, m), pad)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_Y] + i, m), pad), a[WK__HI_Y]));
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_Y], wk_vf_add(wk_vf_load_n(f[WK__HI_Y] + i, m), pad)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_Z] + i, m), pad), a[WK__HI_Z]));
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_Z], wk_vf_add(wk_vf_load_n(f[WK__HI_Z] + i, m), pad)));
+    uint32_t bits = wk_vm_bits(t);
+    if (m < WK_W) bits &= (1u << m) - 1u;
+    while (bits) {
+        flags[i + (size_t)__builtin_ctz(bits)] = 1;
+        bits &= bits - 1;
+    }
+}
+
+static void anchor(const float *const f[6], size_t n, float pads, const float as[6], uint8_t *flags) {
+    wk_vf a[6];
+    for (int k = 0; k < 6; k++) a[k] = wk_vf_set1(as[k]);
+    const wk_vf pad = wk_vf_set1(pads);
+    WK_VECTOR_LOOP(n, anchor_block, f, pad, a, flags);
+}
+
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {row, anchor};
