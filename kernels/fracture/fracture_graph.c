@@ -2,14 +2,20 @@
  * towards the anchors, kept up to date by breaks.
  *
  * State: every alive fragment is supported and has a route: parent[v] is an
- * alive neighbour one hop closer to an anchor along the forest (NONE for an
- * anchor), depth[v] = depth[parent] + 1 (0 for anchors), and each node keeps
+ * alive neighbour closer to an anchor along the forest (NONE for an anchor),
+ * depth[v] > depth[parent[v]] (0 for anchors: depths fall strictly along
+ * every route; right after a build they are hop counts), and each node keeps
  * its children in a doubly linked list (child, next, prev), so that the
  * fragments whose route runs through a broken one (its descendants, the
  * orphans) can be listed without looking at anything else.
  *
- * A break of X: mark X removed; collect the orphans (descendants of X in
- * the forest, alive); every other alive fragment keeps a valid route. Each
+ * A break of X: mark X removed. Each alive child c of a broken fragment
+ * first tries the fast path: a neighbour v with depth[v] <= min depth over
+ * X cannot descend from X (depths fall strictly along routes), so c and its
+ * whole subtree hang on v at once (depth[c] = depth[v] + 1, no more than
+ * before, so the rule holds for c's children). The children that find no
+ * such neighbour, with their subtrees, are the orphans; every other alive
+ * fragment keeps a valid route. Each
  * orphan that touches a routed fragment (alive, not a pending orphan) is
  * attached to the one with the fewest hops (then the lowest id); the
  * attached ones grow breadth-first through the pending orphans. Orphans
@@ -92,6 +98,32 @@ static void sort_ids(uint32_t *v, size_t n) {
             r = c;
         }
     }
+}
+
+/* Ascending sort of n ids < 2^31 with scratch tmp (n entries): insertion
+ * for short lists, else three 11-bit radix passes. */
+static void sort_ids_radix(uint32_t *v, uint32_t *tmp, size_t n) {
+    if (n <= 64) {
+        sort_ids(v, n);
+        return;
+    }
+    uint32_t count[2048];
+    uint32_t *from = v, *to = tmp;
+    for (int shift = 0; shift < 33; shift += 11) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++) count[from[i] >> shift & 2047]++;
+        uint32_t sum = 0;
+        for (int b = 0; b < 2048; b++) {
+            uint32_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) to[count[from[i] >> shift & 2047]++] = from[i];
+        uint32_t *t = from;
+        from = to;
+        to = t;
+    }
+    memcpy(v, from, n * sizeof *v); /* three passes: the result is in tmp */
 }
 
 static inline void link_child(wk_fracture_graph *g, uint32_t p, uint32_t c) {
@@ -278,6 +310,7 @@ static wk_status break_run(wk_fracture_graph *g, const uint32_t *ids, size_t k, 
     g->epoch += 2;
     uint32_t *list = g->list, *queue = g->queue, *mark = g->mark;
     uint8_t *alive = g->alive;
+    const uint32_t *off = g->off, *adj = g->adj, *depth = g->depth;
 
     /* The broken fragments (alive ones, once each). */
     uint32_t broken = 0;
@@ -289,38 +322,59 @@ static wk_status break_run(wk_fracture_graph *g, const uint32_t *ids, size_t k, 
     }
     g->alive_count -= broken;
 
-    /* Orphans: alive descendants of the broken ones. */
+    /* The broken fragments' children lose their route. Fast path: a child
+     * next to a fragment v with depth[v] <= dmin (the least depth among the
+     * broken ones) hangs on v with its whole subtree: depths fall strictly
+     * along every route, so v descends from no broken fragment and its
+     * route is intact. The rest ("hard" children) and their subtrees are
+     * the orphans. */
+    uint32_t tops = 0, dmin = NONE;
+    for (uint32_t b = 0; b < broken; b++) {
+        uint32_t x = queue[b];
+        if (g->depth[x] < dmin) dmin = g->depth[x];
+        for (uint32_t c = g->child[x]; c != NONE; c = g->next[c])
+            if (alive[c]) list[tops++] = c;
+    }
     uint32_t orphans = 0;
-    for (uint32_t b = 0; b < broken; b++)
-        for (uint32_t c = g->child[queue[b]]; c != NONE; c = g->next[c])
-            if (alive[c] && mark[c] != pending) {
-                mark[c] = pending;
-                list[orphans++] = c;
+    for (uint32_t t = 0; t < tops; t++) {
+        uint32_t c = list[t], found = NONE;
+        for (uint32_t e = off[c]; e < off[c + 1]; e++) {
+            uint32_t w = adj[e];
+            if (alive[w] && depth[w] <= dmin) {
+                found = w;
+                break;
             }
+        }
+        if (found != NONE) {
+            link_child(g, found, c);
+        } else {
+            mark[c] = pending;
+            list[orphans++] = c; /* orphans <= t: the list compacts in place */
+        }
+    }
     for (uint32_t o = 0; o < orphans; o++)
         for (uint32_t c = g->child[list[o]]; c != NONE; c = g->next[c])
             if (alive[c] && mark[c] != pending) {
                 mark[c] = pending;
                 list[orphans++] = c;
             }
-    /* Broken fragments leave their (routed) parent's child list; orphans'
-     * lists are rebuilt as they attach. */
+    /* Broken fragments leave their (routed) parent's child list; their own
+     * and the orphans' lists are rebuilt as fragments attach. */
     for (uint32_t b = 0; b < broken; b++) {
         uint32_t x = queue[b], p = g->parent[x];
         if (p != NONE && alive[p] && mark[p] != pending) unlink_child(g, x);
-        g->child[x] = NONE;
     }
+    for (uint32_t b = 0; b < broken; b++) g->child[queue[b]] = NONE;
     for (uint32_t o = 0; o < orphans; o++) g->child[list[o]] = NONE;
 
     /* Attach orphans next to routed fragments (fewest hops, then lowest id),
      * then grow breadth-first through the pending ones. */
     uint32_t head = 0, tail = 0;
-    const uint32_t *off = g->off, *adj = g->adj, *depth = g->depth;
     for (uint32_t o = 0; o < orphans; o++) {
         uint32_t u = list[o], best = NONE, best_depth = NONE;
         for (uint32_t e = off[u]; e < off[u + 1]; e++) {
             uint32_t w = adj[e];
-            if (alive[w] && mark[w] != pending && depth[w] < best_depth) {
+            if (mark[w] != pending && alive[w] && depth[w] < best_depth) {
                 best = w;
                 best_depth = depth[w];
             }
@@ -353,7 +407,7 @@ static wk_status break_run(wk_fracture_graph *g, const uint32_t *ids, size_t k, 
         list[fell++] = u;
     }
     g->alive_count -= fell;
-    sort_ids(list, fell);
+    sort_ids_radix(list, queue, fell);
     *fallen = list;
     *fallen_count = fell;
     return WK_OK;
