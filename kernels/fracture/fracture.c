@@ -26,7 +26,7 @@
 
 WK__DISPATCH_SIMD(wk__fracture_kernels, fracture_kernels)
 
-enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64 };
+enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, RANGES = 64 };
 
 /* ------------------------------------------------------------ box checks */
 
@@ -88,7 +88,7 @@ static int arrays_overlap(const wk_boxes *b, const void *p, size_t bytes) {
 /* -------------------------------------------------------------- workspace */
 
 typedef struct ws_layout {
-    size_t bounds, sid, level, cell, start, chunk, total;
+    size_t bounds, sid, level, cell, start, chunk, cache, count, total;
     size_t cells_max, chunks;
 } ws_layout;
 
@@ -99,10 +99,11 @@ static int layout_for(uint32_t n, ws_layout *l) {
     l->cells_max = (size_t)(2 * nn + 64);
     l->chunks = (size_t)((nn + CHUNK - 1) / CHUNK);
     uint64_t off = ALIGN; /* room to align the caller's pointer */
-    uint64_t parts[6] = {6 * 4 * nn, 4 * nn, nn, 4 * nn, 4 * ((uint64_t)l->cells_max + 1),
-                         8 * ((uint64_t)l->chunks + 1)};
-    size_t *at[6] = {&l->bounds, &l->sid, &l->level, &l->cell, &l->start, &l->chunk};
-    for (int k = 0; k < 6; k++) {
+    uint64_t padded_n = nn + WK__FRACTURE_PAD;
+    uint64_t parts[8] = {6 * 4 * padded_n, 4 * padded_n, nn, 4 * nn, 4 * ((uint64_t)l->cells_max + 1),
+                         8 * ((uint64_t)l->chunks + 1), 4 * (uint64_t)CACHE * nn, 4 * nn};
+    size_t *at[8] = {&l->bounds, &l->sid, &l->level, &l->cell, &l->start, &l->chunk, &l->cache, &l->count};
+    for (int k = 0; k < 8; k++) {
         if (off > SIZE_MAX) return 0;
         *at[k] = (size_t)off;
         off = (off + parts[k] + ALIGN - 1) / ALIGN * ALIGN;
@@ -141,17 +142,20 @@ typedef struct adj_job {
     const uint32_t *sid;    /* sorted position -> id */
     const uint32_t *start;  /* per cell: first sorted position (and one past the last cell) */
     size_t *chunk_count;    /* per chunk: pairs (pass 1), then first pair (pass 2) */
+    uint32_t *cache;        /* per box: up to CACHE neighbours j > i, sorted (pass 1) */
+    uint32_t *count;        /* per box: its number of neighbours j > i */
     uint32_t *pairs;        /* NULL in the counting pass */
     double origin[3];
     level_grid grid[MAX_LEVELS];
     uint32_t levels;
 } adj_job;
 
-/* Cell of coordinate x along axis a of a grid: monotone in x. */
+/* Cell of coordinate x >= origin along one axis of a grid: monotone in x
+ * (x - origin >= 0, so truncation is floor; no libm call). */
 static inline uint32_t cell_of(double x, double origin, double inv, uint32_t d) {
-    double v = floor((x - origin) * inv);
+    double v = (x - origin) * inv;
     if (!(v >= 0)) return 0;
-    if (v >= (double)d) return d - 1;
+    if (!(v < (double)d)) return d - 1;
     return (uint32_t)v;
 }
 
@@ -176,9 +180,9 @@ static inline double extent_of(const float q[6]) {
 enum { BINS = 320 };
 static inline uint32_t bin_of(double e) {
     if (!(e > 0)) return 0;
-    int ex;
-    frexp(e, &ex);
-    ex += 160;
+    uint64_t bits;
+    memcpy(&bits, &e, sizeof bits);
+    int ex = (int)(bits >> 52 & 0x7FF) - 1023 + 160; /* denormal extents share bin 1 */
     return ex < 1 ? 1 : ex >= BINS ? BINS - 1 : (uint32_t)ex;
 }
 
@@ -195,12 +199,47 @@ static inline uint32_t level_of(double e, double cs0) {
     return L;
 }
 
-/* Pairs of box i with boxes j > i; writes them at out (2 per pair) when
- * out is not NULL, sorted by j. */
-static size_t box_pairs(const adj_job *job, uint32_t i, uint32_t *out) {
+/* Ascending sort of n ids: insertion for short lists, heap sort otherwise. */
+static void sort_ids(uint32_t *out, size_t found) {
+    if (found <= 32) {
+        for (size_t a = 1; a < found; a++) {
+            uint32_t v = out[a];
+            size_t b = a;
+            for (; b > 0 && out[b - 1] > v; b--) out[b] = out[b - 1];
+            out[b] = v;
+        }
+        return;
+    }
+    for (size_t s = found / 2; s-- > 0;) {
+        for (size_t r = s;;) {
+            size_t c = 2 * r + 1;
+            if (c >= found) break;
+            if (c + 1 < found && out[c + 1] > out[c]) c++;
+            if (out[r] >= out[c]) break;
+            uint32_t t = out[r]; out[r] = out[c]; out[c] = t;
+            r = c;
+        }
+    }
+    for (size_t e = found; e-- > 1;) {
+        uint32_t t = out[0]; out[0] = out[e]; out[e] = t;
+        for (size_t r = 0;;) {
+            size_t c = 2 * r + 1;
+            if (c >= e) break;
+            if (c + 1 < e && out[c + 1] > out[c]) c++;
+            if (out[r] >= out[c]) break;
+            t = out[r]; out[r] = out[c]; out[c] = t;
+            r = c;
+        }
+    }
+}
+
+/* Neighbours j > i of box i: returns their number and writes the first
+ * `cap` to out (in cell order, unsorted). */
+static size_t box_pairs(const adj_job *job, uint32_t i, uint32_t *out, size_t cap) {
     float q[6];
     padded(job->in, job->pad, i, q);
-    size_t found = 0;
+    size_t found = 0, nr = 0;
+    uint32_t range[2 * RANGES];
     for (uint32_t g = 0; g < job->levels; g++) {
         const level_grid *lg = &job->grid[g];
         uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
@@ -212,49 +251,29 @@ static size_t box_pairs(const adj_job *job, uint32_t i, uint32_t *out) {
         for (uint32_t z = c0[2]; z <= c1[2]; z++)
             for (uint32_t y = c0[1]; y <= c1[1]; y++) {
                 size_t row = lg->base + ((size_t)z * lg->dy + y) * lg->dx;
-                size_t begin = job->start[row + c0[0]], end = job->start[row + c1[0] + 1];
-                if (begin < end)
-                    found += job->k->row(job->b, job->sid, begin, end, q, i, out ? out + found : NULL);
+                uint32_t begin = job->start[row + c0[0]], end = job->start[row + c1[0] + 1];
+                if (begin == end) continue;
+                range[2 * nr] = begin;
+                range[2 * nr + 1] = end;
+                if (++nr == RANGES) {
+                    found += job->k->rows(job->b, job->sid, range, nr, q, i, out + (found < cap ? found : cap),
+                                          found < cap ? cap - found : 0);
+                    nr = 0;
+                }
             }
     }
-    if (!out || found == 0) return found;
-    /* Sort the ids (insertion for short lists, heap sort otherwise), then
-     * spread them into (i, j) pairs from the back. */
-    if (found <= 32) {
-        for (size_t a = 1; a < found; a++) {
-            uint32_t v = out[a];
-            size_t b = a;
-            for (; b > 0 && out[b - 1] > v; b--) out[b] = out[b - 1];
-            out[b] = v;
-        }
-    } else {
-        for (size_t s = found / 2; s-- > 0;) {
-            for (size_t r = s;;) {
-                size_t c = 2 * r + 1;
-                if (c >= found) break;
-                if (c + 1 < found && out[c + 1] > out[c]) c++;
-                if (out[r] >= out[c]) break;
-                uint32_t t = out[r]; out[r] = out[c]; out[c] = t;
-                r = c;
-            }
-        }
-        for (size_t e = found; e-- > 1;) {
-            uint32_t t = out[0]; out[0] = out[e]; out[e] = t;
-            for (size_t r = 0;;) {
-                size_t c = 2 * r + 1;
-                if (c >= e) break;
-                if (c + 1 < e && out[c + 1] > out[c]) c++;
-                if (out[r] >= out[c]) break;
-                t = out[r]; out[r] = out[c]; out[c] = t;
-                r = c;
-            }
-        }
-    }
-    for (size_t t = found; t-- > 0;) {
+    if (nr)
+        found += job->k->rows(job->b, job->sid, range, nr, q, i, out + (found < cap ? found : cap),
+                              found < cap ? cap - found : 0);
+    return found;
+}
+
+/* Spreads n sorted ids at out[0..n) into pairs (i, id) at out[0..2n). */
+static void spread(uint32_t *out, size_t n, uint32_t i) {
+    for (size_t t = n; t-- > 0;) {
         out[2 * t + 1] = out[t];
         out[2 * t] = i;
     }
-    return found;
 }
 
 static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
@@ -263,7 +282,13 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     for (size_t c = begin; c < end; c++) {
         uint32_t i0 = (uint32_t)(c * CHUNK), i1 = (uint32_t)((c + 1) * CHUNK < job->n ? (c + 1) * CHUNK : job->n);
         size_t total = 0;
-        for (uint32_t i = i0; i < i1; i++) total += box_pairs(job, i, NULL);
+        for (uint32_t i = i0; i < i1; i++) {
+            uint32_t *cache = job->cache + (size_t)i * CACHE;
+            size_t found = box_pairs(job, i, cache, CACHE);
+            if (found <= CACHE) sort_ids(cache, found);
+            job->count[i] = (uint32_t)(found < 0xFFFFFFFFu ? found : 0xFFFFFFFFu);
+            total += found;
+        }
         job->chunk_count[c] = total;
     }
 }
@@ -273,8 +298,23 @@ static void emit_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     adj_job *job = ctx;
     for (size_t c = begin; c < end; c++) {
         uint32_t i0 = (uint32_t)(c * CHUNK), i1 = (uint32_t)((c + 1) * CHUNK < job->n ? (c + 1) * CHUNK : job->n);
-        size_t at = job->chunk_count[c];
-        for (uint32_t i = i0; i < i1; i++) at += box_pairs(job, i, job->pairs + 2 * at);
+        uint32_t *out = job->pairs + 2 * job->chunk_count[c];
+        for (uint32_t i = i0; i < i1; i++) {
+            size_t found = job->count[i];
+            if (found <= CACHE) {
+                const uint32_t *cache = job->cache + (size_t)i * CACHE;
+                for (size_t t = 0; t < found; t++) {
+                    out[2 * t] = i;
+                    out[2 * t + 1] = cache[t];
+                }
+            } else {
+                /* More than the cache holds: again, straight into the output. */
+                found = box_pairs(job, i, out, found);
+                sort_ids(out, found);
+                spread(out, found, i);
+            }
+            out += 2 * found;
+        }
     }
 }
 
@@ -330,6 +370,8 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     uint32_t *cell = REGION(uint32_t, l.cell);
     uint32_t *start = REGION(uint32_t, l.start);
     size_t *chunk_count = REGION(size_t, l.chunk);
+    uint32_t *cache = REGION(uint32_t, l.cache);
+    uint32_t *box_count = REGION(uint32_t, l.count);
 #undef REGION
 
     adj_job jobs;
@@ -436,17 +478,24 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         run += start[c];
         start[c] = run; /* one past the cell's last position */
     }
-    for (uint32_t i = 0; i < 6; i++) job->b[i] = bounds + (size_t)i * n;
+    size_t stride = (size_t)n + WK__FRACTURE_PAD;
+    for (uint32_t a = 0; a < 6; a++) {
+        job->b[a] = bounds + (size_t)a * stride;
+        for (size_t k = n; k < stride; k++) bounds[(size_t)a * stride + k] = NAN; /* never touches */
+    }
+    for (size_t k = n; k < stride; k++) sid[k] = 0;
     for (uint32_t i = n; i-- > 0;) {
         uint32_t pos = --start[cell[i]];
         float q[6];
         padded(job->in, padding, i, q);
         sid[pos] = i;
-        for (int a = 0; a < 6; a++) bounds[(size_t)a * n + pos] = q[a];
+        for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = q[a];
     }
     job->sid = sid;
     job->start = start;
     job->chunk_count = chunk_count;
+    job->cache = cache;
+    job->count = box_count;
 
     /* Pass 1: pairs per chunk of boxes. */
     size_t chunks = l.chunks;

@@ -3,15 +3,16 @@
 
 #include "fracture_impl.h"
 
-static size_t row_ref(const float *const b[6], const uint32_t *ids, size_t begin, size_t end, const float q[6],
-                      uint32_t min_id, uint32_t *out) {
+static size_t rows_ref(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                       const float q[6], uint32_t min_id, uint32_t *out, size_t cap) {
     size_t found = 0;
-    for (size_t k = begin; k < end; k++) {
+    for (size_t r = 0; r < nr; r++)
+    for (size_t k = range[2 * r]; k < range[2 * r + 1]; k++) {
         int touch = b[WK__LO_X][k] <= q[WK__HI_X] && q[WK__LO_X] <= b[WK__HI_X][k] &&
                     b[WK__LO_Y][k] <= q[WK__HI_Y] && q[WK__LO_Y] <= b[WK__HI_Y][k] &&
                     b[WK__LO_Z][k] <= q[WK__HI_Z] && q[WK__LO_Z] <= b[WK__HI_Z][k];
         if (touch && ids[k] > min_id) {
-            if (out) out[found] = ids[k];
+            if (found < cap) out[found] = ids[k];
             found++;
         }
     }
@@ -28,4 +29,4 @@ static void anchor_ref(const float *const f[6], size_t n, float pad, const float
     }
 }
 
-const wk__fracture_kernels wk__fracture_kernels_ref = {row_ref, anchor_ref};
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, anchor_ref};

@@ -8,33 +8,35 @@
 /* Lanes [0, m) of the vector at box k that touch q and have ids > min_id. */
 WK_INLINE uint32_t row_mask(const float *const b[6], const uint32_t *ids, const wk_vf q[6], wk_vi min_id,
                             size_t k, size_t m) {
-    wk_vm t = wk_vf_le(wk_vf_load_n(b[WK__LO_X] + k, m), q[WK__HI_X]);
-    t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_load_n(b[WK__HI_X] + k, m)));
-    t = wk_vm_and(t, wk_vf_le(wk_vf_load_n(b[WK__LO_Y] + k, m), q[WK__HI_Y]));
-    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_load_n(b[WK__HI_Y] + k, m)));
-    t = wk_vm_and(t, wk_vf_le(wk_vf_load_n(b[WK__LO_Z] + k, m), q[WK__HI_Z]));
-    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_load_n(b[WK__HI_Z] + k, m)));
-    t = wk_vm_and(t, wk_vi_lt_s(min_id, wk_vi_load_n(ids + k, m)));
+    /* Full loads: the arrays are padded past their end (WK__FRACTURE_PAD),
+     * lanes past m are masked off below. */
+    wk_vm t = wk_vf_le(wk_vf_loadu(b[WK__LO_X] + k), q[WK__HI_X]);
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_loadu(b[WK__HI_X] + k)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Y] + k), q[WK__HI_Y]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_loadu(b[WK__HI_Y] + k)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Z] + k), q[WK__HI_Z]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_loadu(b[WK__HI_Z] + k)));
+    t = wk_vm_and(t, wk_vi_lt_s(min_id, wk_vi_loadu(ids + k)));
     uint32_t bits = wk_vm_bits(t);
     return m == WK_W ? bits : bits & ((1u << m) - 1u);
 }
 
-static size_t row(const float *const b[6], const uint32_t *ids, size_t begin, size_t end, const float qs[6],
-                  uint32_t min_id, uint32_t *out) {
+static size_t rows(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                   const float qs[6], uint32_t min_id, uint32_t *out, size_t cap) {
     wk_vf q[6];
     for (int a = 0; a < 6; a++) q[a] = wk_vf_set1(qs[a]);
     const wk_vi vmin = wk_vi_set1(min_id);
     size_t found = 0;
-    for (size_t k = begin; k < end; k += WK_W) {
-        size_t m = end - k < WK_W ? end - k : WK_W;
-        uint32_t bits = row_mask(b, ids, q, vmin, k, m);
-        if (!out) {
-            found += (size_t)__builtin_popcount(bits);
-            continue;
-        }
-        while (bits) {
-            out[found++] = ids[k + (size_t)__builtin_ctz(bits)];
-            bits &= bits - 1;
+    for (size_t r = 0; r < nr; r++) {
+        size_t end = range[2 * r + 1];
+        for (size_t k = range[2 * r]; k < end; k += WK_W) {
+            size_t m = end - k < WK_W ? end - k : WK_W;
+            uint32_t bits = row_mask(b, ids, q, vmin, k, m);
+            while (bits) {
+                if (found < cap) out[found] = ids[k + (size_t)__builtin_ctz(bits)];
+                found++;
+                bits &= bits - 1;
+            }
         }
     }
     return found;
@@ -63,4 +65,4 @@ static void anchor(const float *const f[6], size_t n, float pads, const float as
     WK_VECTOR_LOOP(n, anchor_block, f, pad, a, flags);
 }
 
-const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {row, anchor};
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, anchor};
