@@ -82,7 +82,7 @@ WK_API wk_status wk_fracture_adjacency_workspace_size(uint32_t n, size_t *bytes)
  * untouched.
  *
  * Method: the padded boxes go into uniform grids, one per size class (cell
- * size doubling from about the mean box size; each box in the class whose
+ * size doubling from about 1.5 x the typical box size; each box in the class whose
  * cell holds it); each box tests the boxes of the cells its own box can
  * reach in every class, with vector box tests; never all pairs. Cost is
  * about n * (neighbours + 27 cells) for boxes of similar size; a world with

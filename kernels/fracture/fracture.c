@@ -14,8 +14,9 @@
  * box i is then sorted, which makes the whole output sorted (i ascending).
  * The box tests over each run of cells are the per-ISA kernel (same IEEE
  * compares everywhere), the rest is shared scalar code, so every ISA
- * returns the same pairs. cs0 starts at 1.25 x the mean extent and doubles
- * until all levels' grids hold at most 2n + 64 cells. */
+ * returns the same pairs. cs0 starts at 1.5 x the largest extent among the
+ * boxes of about the median size and doubles until all levels' grids hold at most
+ * 2n + 64 cells. */
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
@@ -131,6 +132,8 @@ typedef struct level_grid {
     uint32_t dx, dy, dz;    /* cells per axis */
     size_t base;            /* first cell in the start array */
     double inv;             /* 1 / cell size */
+    double reach;           /* a bound on how far below a box's min a touching box of this
+                               level can start: the level's largest extent, with margin */
 } level_grid;
 
 typedef struct adj_job {
@@ -244,8 +247,11 @@ static size_t box_pairs(const adj_job *job, uint32_t i, uint32_t *out, size_t ca
         const level_grid *lg = &job->grid[g];
         uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
         for (int a = 0; a < 3; a++) {
-            c0[a] = cell_of(q[a], job->origin[a], lg->inv, d[a]);
-            c0[a] = c0[a] > 0 ? c0[a] - 1 : 0;
+            /* lo_j >= lo_i - extent_j >= lo_i - largest extent; the
+             * margins cover the roundings of the extents and of this
+             * subtraction. */
+            double x = (double)q[a];
+            c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
             c1[a] = cell_of(q[a + 3], job->origin[a], lg->inv, d[a]);
         }
         for (uint32_t z = c0[2]; z <= c1[2]; z++)
@@ -382,8 +388,8 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     job->pad = padding;
     job->n = n;
 
-    /* Extent of the world and mean box extent (double, in id order). */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, sum;
+    /* Extent of the world (double). */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < n; i++) {
         float q[6];
         padded(job->in, padding, i, q);
@@ -398,48 +404,48 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         span[a] = hi[a] - lo[a];
         if (span[a] > span_max) span_max = span[a];
     }
-    /* Base cell size: 1.25 x the mean extent of the boxes whose extents lie
+    /* Base cell size: 1.5 x the largest extent among the boxes whose extents lie
      * within a factor 4 of the median's power of two (a few huge boxes
-     * must not make the cells of the many small ones huge). */
+     * must not make the cells of the many small ones huge; they go to
+     * coarser levels). Extents are kept (double, by id) in the cache
+     * region, unused until pass 1. */
+    double *ext = (double *)(void *)cache;
     uint32_t bins[BINS];
     memset(bins, 0, sizeof bins);
     for (uint32_t i = 0; i < n; i++) {
         float q[6];
         padded(job->in, padding, i, q);
-        bins[bin_of(extent_of(q))]++;
+        ext[i] = extent_of(q);
+        bins[bin_of(ext[i])]++;
     }
     uint32_t median = 0;
     for (uint32_t seen = 0; median < BINS; median++) {
         seen += bins[median];
         if (seen > n / 2) break;
     }
-    sum = 0;
-    uint32_t kept = 0;
+    double kept_max = 0;
     for (uint32_t i = 0; i < n; i++) {
-        float q[6];
-        padded(job->in, padding, i, q);
-        double e = extent_of(q);
+        double e = ext[i];
         uint32_t b = bin_of(e);
-        if (b + 2 >= median && b <= median + 2) {
-            sum += e;
-            kept++;
-        }
+        if (b + 2 >= median && b <= median + 2 && e > kept_max) kept_max = e;
     }
-    double cs0 = 1.25 * (sum / (kept ? kept : 1));
+    double cs0 = kept_max * 1.5; /* a little larger than the boxes: fewer, longer runs */
     if (!(cs0 >= span_max * 0x1p-20)) cs0 = span_max * 0x1p-20;
     if (!(cs0 >= 0x1p-100)) cs0 = 1.0; /* every box is one point: one cell */
 
     /* Levels and the grids' size; cs0 doubles until the grids fit. */
     uint32_t level_count[MAX_LEVELS];
+    double level_reach[MAX_LEVELS];
     size_t cells;
     for (;;) {
         memset(level_count, 0, sizeof level_count);
+        for (uint32_t L = 0; L < MAX_LEVELS; L++) level_reach[L] = 0;
         for (uint32_t i = 0; i < n; i++) {
-            float q[6];
-            padded(job->in, padding, i, q);
-            uint32_t L = level_of(extent_of(q), cs0);
+            double e = ext[i];
+            uint32_t L = level_of(e, cs0);
             level[i] = (uint8_t)L;
             level_count[L]++;
+            if (e > level_reach[L]) level_reach[L] = e;
         }
         cells = plan_cells(span, cs0, level_count, l.cells_max);
         if (cells != SIZE_MAX) break;
@@ -451,6 +457,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         level_grid *g = &job->grid[job->levels++];
         g->level = L;
         g->inv = 1.0 / ldexp(cs0, (int)L);
+        g->reach = level_reach[L] * (1.0 + 0x1p-20);
         g->dx = (uint32_t)(floor(span[0] * g->inv) + 1);
         g->dy = (uint32_t)(floor(span[1] * g->inv) + 1);
         g->dz = (uint32_t)(floor(span[2] * g->inv) + 1);
