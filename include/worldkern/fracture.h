@@ -145,7 +145,7 @@ typedef struct wk_meshes {
 #define WK_MESHES_DEFAULTS {0, 0, 0, 0, 0, 0, 0, 0, 0, {0, 0}}
 
 /* Bytes of workspace for wk_fracture_volumes with tri_count triangles in all
- * (24 per triangle + 16). Errors: WK_ERR_NULL, WK_ERR_OVERFLOW. */
+ * (72 per triangle + 16). Errors: WK_ERR_NULL, WK_ERR_OVERFLOW. */
 WK_API wk_status wk_fracture_volumes_workspace_size(uint32_t tri_count, size_t *bytes);
 
 /* Signed volume of each mesh: the sum over its triangles (a, b, c) of the

@@ -4,13 +4,13 @@
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/wk_core.h"
 #include "worldkern/fracture.h"
 
-enum { EDGE_BYTES = 3 * sizeof(uint64_t), ALIGN = 16 };
+/* Three arrays of three directed edges (uint64_t) per triangle. */
+enum { EDGE_BYTES = 9 * sizeof(uint64_t), ALIGN = 16 };
 
 wk_status wk_fracture_volumes_workspace_size(uint32_t tri_count, size_t *bytes) {
     wk__detail_reset(__func__);
@@ -29,22 +29,26 @@ typedef struct vol_job {
     uint8_t *flags;
 } vol_job;
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Number of e in sorted[0..n). */
-static size_t count_of(const uint64_t *sorted, size_t n, uint64_t e) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] < e) lo = mid + 1;
-        else hi = mid;
+/* Sorts n keys (LSD radix, 8-bit digits, digits every key shares are
+ * skipped); the result is in *a or *tmp, returned. */
+static uint64_t *sort_keys(uint64_t *a, uint64_t *tmp, size_t n) {
+    size_t count[256];
+    for (int shift = 0; shift < 64; shift += 8) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++) count[a[i] >> shift & 255]++;
+        if (count[a[0] >> shift & 255] == n) continue;
+        size_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            size_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) tmp[count[a[i] >> shift & 255]++] = a[i];
+        uint64_t *t = a;
+        a = tmp;
+        tmp = t;
     }
-    size_t c = 0;
-    while (lo + c < n && sorted[lo + c] == e) c++;
-    return c;
+    return a;
 }
 
 static void one_mesh(const vol_job *job, uint32_t k) {
@@ -79,19 +83,26 @@ static void one_mesh(const vol_job *job, uint32_t k) {
         if (volume < 0) flags |= WK_MESH_INVERTED;
         if (job->flags) {
             /* Closed with consistent winding: every directed edge (a, b)
-             * appears once and (b, a) once. */
-            uint64_t *e = job->edges + 3 * (size_t)t0;
+             * appears once and (b, a) once, i.e. the sorted directed edges
+             * have no repeats and equal the sorted reversed edges. */
+            size_t slot = 3 * (size_t)t0, all = 3 * (size_t)job->m->tri_start[job->m->mesh_count];
+            uint64_t *e = job->edges + slot, *rev = job->edges + all + slot, *tmp = job->edges + 2 * all + slot;
             size_t ne = 0;
             for (size_t t = t0; t < t1; t++)
                 for (int c = 0; c < 3; c++) {
                     uint32_t a = tri[3 * t + (size_t)c], b = tri[3 * t + (size_t)(c + 1) % 3];
                     if (a != b) e[ne++] = (uint64_t)a << 32 | b;
                 }
-            qsort(e, ne, sizeof *e, cmp_u64);
-            for (size_t i = 0; i < ne && !(flags & WK_MESH_OPEN); i++) {
-                if ((i > 0 && e[i] == e[i - 1]) || (i + 1 < ne && e[i] == e[i + 1])) flags |= WK_MESH_OPEN;
-                uint64_t rev = e[i] >> 32 | e[i] << 32;
-                if (count_of(e, ne, rev) != 1) flags |= WK_MESH_OPEN;
+            if (ne > 0) {
+                uint64_t *se = sort_keys(e, tmp, ne);
+                uint64_t *other = se == e ? tmp : e; /* free now */
+                for (size_t i = 0; i < ne; i++) rev[i] = se[i] >> 32 | se[i] << 32;
+                uint64_t *sr = sort_keys(rev, other, ne);
+                for (size_t i = 0; i < ne; i++)
+                    if ((i > 0 && se[i] == se[i - 1]) || se[i] != sr[i]) {
+                        flags |= WK_MESH_OPEN;
+                        break;
+                    }
             }
         }
     }
