@@ -97,7 +97,7 @@ typedef struct ws_layout {
  * on 32-bit size_t the caller checks total against the limits first. */
 static int layout_for(uint32_t n, ws_layout *l) {
     uint64_t nn = n;
-    l->cells_max = (size_t)(2 * nn + 64);
+    l->cells_max = (size_t)(2 * nn + 64 < 0xFFFFFFF0u ? 2 * nn + 64 : 0xFFFFFFF0u); /* cell ids are uint32_t */
     l->chunks = (size_t)((nn + CHUNK - 1) / CHUNK);
     uint64_t off = ALIGN; /* room to align the caller's pointer */
     uint64_t padded_n = nn + WK__FRACTURE_PAD;

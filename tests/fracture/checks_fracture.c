@@ -171,6 +171,24 @@ int wk_check_fracture_adjacency_two_call(void) {
     size_t want_count;
     uint32_t *want = all_pairs(&b, 0.0f, &want_count);
     EXPECT(want_count == count && memcmp(want, pairs, count * 8) == 0, "pairs differ from all-pairs");
+    /* Unaligned bounds arrays (one float past the allocation's alignment)
+     * give the same pairs. */
+    {
+        float *shifted[6];
+        for (int a = 0; a < 6; a++) {
+            shifted[a] = malloc(((size_t)b.n + 1) * sizeof(float));
+            memcpy(shifted[a] + 1, b.v[a], (size_t)b.n * sizeof(float));
+        }
+        wk_boxes u = v;
+        u.min_x = shifted[0] + 1, u.min_y = shifted[1] + 1, u.min_z = shifted[2] + 1;
+        u.max_x = shifted[3] + 1, u.max_y = shifted[4] + 1, u.max_z = shifted[5] + 1;
+        uint32_t *again = malloc(count * 2 * sizeof(uint32_t));
+        size_t again_count = 0;
+        s = wk_fracture_adjacency(&u, 0.0f, ws + 1, bytes, again, count, &again_count, NULL);
+        EXPECT(s == WK_OK && again_count == count && memcmp(again, pairs, count * 8) == 0, "unaligned bounds differ");
+        free(again);
+        for (int a = 0; a < 6; a++) free(shifted[a]);
+    }
     /* Workspace too small. */
     s = wk_fracture_adjacency(&v, 0.0f, ws, bytes - 1, pairs, count, &needed, NULL);
     EXPECT(s == WK_ERR_CAPACITY, "small workspace: status %d", s);
