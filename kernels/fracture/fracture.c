@@ -49,7 +49,7 @@ static wk_status check_padding(float padding) {
 
 /* Reserved space, pointers, and every bound finite with min <= max and
  * min - pad, max + pad finite. */
-static wk_status check_boxes(const wk_boxes *b, const char *name, float pad) {
+static wk_status check_boxes_scan(const wk_boxes *b, const char *name, float pad, int scan_values) {
     if (!b) return wk__fail(WK_ERR_NULL, "%s is NULL", name);
     if (b->reserved32 || !wk__all_zero(b->reserved, sizeof b->reserved))
         return wk__fail(WK_ERR_INVALID_ARG, "%s->reserved must be zero", name);
@@ -60,6 +60,7 @@ static wk_status check_boxes(const wk_boxes *b, const char *name, float pad) {
     box_arrays(b, a);
     for (int k = 0; k < 6; k++)
         if (!a[k]) return wk__fail(WK_ERR_NULL, "%s: a bounds array is NULL with n = %u", name, b->n);
+    if (!scan_values) return WK_OK;
     static const char axis[3] = {'x', 'y', 'z'};
     for (uint32_t i = 0; i < b->n; i++)
         for (int k = 0; k < 3; k++) {
@@ -75,6 +76,10 @@ static wk_status check_boxes(const wk_boxes *b, const char *name, float pad) {
                                 axis[k], (double)pad);
         }
     return WK_OK;
+}
+
+static wk_status check_boxes(const wk_boxes *b, const char *name, float pad) {
+    return check_boxes_scan(b, name, pad, 1);
 }
 
 static int arrays_overlap(const wk_boxes *b, const void *p, size_t bytes) {
@@ -343,15 +348,18 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     if (!count) return wk__fail(WK_ERR_NULL, "count is NULL");
     wk_status s = check_padding(padding);
     if (s != WK_OK) return s;
-    s = check_boxes(frags, "frags", padding);
+    /* Pointers and reserved space now; the values in the first pass over
+     * the boxes below (check_boxes names the first bad one). */
+    s = check_boxes_scan(frags, "frags", padding, 0);
     if (s != WK_OK) return s;
     if (!pairs && capacity > 0) return wk__fail(WK_ERR_NULL, "pairs is NULL with capacity %zu", capacity);
     if (capacity > SIZE_MAX / (2 * sizeof(uint32_t)))
         return wk__fail(WK_ERR_OVERFLOW, "capacity %zu pairs overflow size_t bytes", capacity);
     uint32_t n = frags->n;
     if (n < 2) {
-        *count = 0;
-        return WK_OK;
+        s = check_boxes(frags, "frags", padding);
+        if (s == WK_OK) *count = 0;
+        return s;
     }
     ws_layout l;
     if (!layout_for(n, &l)) return wk__fail(WK_ERR_OVERFLOW, "the workspace for n = %u overflows size_t", n);
@@ -388,36 +396,37 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     job->pad = padding;
     job->n = n;
 
-    /* Extent of the world (double). */
+    /* One pass: padded bounds (kept by id in the cache region, unused
+     * until pass 1: 6 floats, then the extent as a double, per box), the
+     * world's extent, the extents' histogram, and the values' check. */
+    float *qbuf = (float *)(void *)cache;
+    double *ext = (double *)(void *)(qbuf + 6 * (size_t)n);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t bins[BINS];
+    memset(bins, 0, sizeof bins);
+    int valid = 1;
     for (uint32_t i = 0; i < n; i++) {
-        float q[6];
+        float *q = qbuf + 6 * (size_t)i;
         padded(job->in, padding, i, q);
         for (int a = 0; a < 3; a++) {
+            valid &= isfinite(q[a]) && isfinite(q[a + 3]) && job->in[a][i] <= job->in[a + 3][i];
             if (q[a] < lo[a]) lo[a] = q[a];
             if (q[a + 3] > hi[a]) hi[a] = q[a + 3];
         }
+        ext[i] = extent_of(q);
+        bins[bin_of(ext[i])]++;
     }
+    if (!valid) return check_boxes(frags, "frags", padding);
     double span[3], span_max = 0;
     for (int a = 0; a < 3; a++) {
         job->origin[a] = lo[a];
         span[a] = hi[a] - lo[a];
         if (span[a] > span_max) span_max = span[a];
     }
-    /* Base cell size: 1.5 x the largest extent among the boxes whose extents lie
-     * within a factor 4 of the median's power of two (a few huge boxes
+    /* Base cell size: 1.5 x the largest extent among the boxes whose extents
+     * lie within a factor 4 of the median's power of two (a few huge boxes
      * must not make the cells of the many small ones huge; they go to
-     * coarser levels). Extents are kept (double, by id) in the cache
-     * region, unused until pass 1. */
-    double *ext = (double *)(void *)cache;
-    uint32_t bins[BINS];
-    memset(bins, 0, sizeof bins);
-    for (uint32_t i = 0; i < n; i++) {
-        float q[6];
-        padded(job->in, padding, i, q);
-        ext[i] = extent_of(q);
-        bins[bin_of(ext[i])]++;
-    }
+     * coarser levels). */
     uint32_t median = 0;
     for (uint32_t seen = 0; median < BINS; median++) {
         seen += bins[median];
@@ -470,8 +479,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     /* Counting sort of the boxes by cell. */
     memset(start, 0, (cells + 1) * sizeof *start);
     for (uint32_t i = 0; i < n; i++) {
-        float q[6];
-        padded(job->in, padding, i, q);
+        const float *q = qbuf + 6 * (size_t)i;
         const level_grid *g = &job->grid[grid_of_level[level[i]]];
         uint32_t cx = cell_of(q[0], job->origin[0], g->inv, g->dx);
         uint32_t cy = cell_of(q[1], job->origin[1], g->inv, g->dy);
@@ -493,8 +501,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     for (size_t k = n; k < stride; k++) sid[k] = 0;
     for (uint32_t i = n; i-- > 0;) {
         uint32_t pos = --start[cell[i]];
-        float q[6];
-        padded(job->in, padding, i, q);
+        const float *q = qbuf + 6 * (size_t)i;
         sid[pos] = i;
         for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = q[a];
     }
