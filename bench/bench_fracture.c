@@ -2,7 +2,10 @@
  *   fracture/adjacency/<isa>/100k/t<threads>     100k fragments, lattice-like (jittered
  *                                                cubes 50 x 50 x 40), full two-pass call
  *   fracture/anchors/<isa>/100k/t1               the same fragments against 4 anchor boxes
- *   fracture/break_random/scalar/100k/t1         one random fragment per break (mean per break)
+ *   fracture/break_random/scalar/100k/t1         one random fragment per break (mean per break),
+ *                                                1000 breaks from the intact structure per run
+ *   fracture/break_random_30k_seq/scalar/100k/t1 the same, 30000 breaks per run (the structure
+ *                                                wears down and routes lengthen)
  *   fracture/break_half/scalar/100k/t1           one break that detaches half the structure
  *   fracture/bfs_full/scalar/100k/t1             a full breadth-first support search (reset),
  *                                                the cost a break without route maintenance pays
@@ -213,10 +216,11 @@ static uint32_t bfs_alive(const uint8_t *removed, uint8_t *alive) {
     return tail;
 }
 
-enum { BREAKS_PER_RESET = 1000 };
+/* Breaks per run from the intact structure: ctx points at the count. */
+static uint32_t breaks_1k = 1000, breaks_30k = 30000;
 
 static void bm_break_random(wk_bench_state *st, void *vctx) {
-    (void)vctx;
+    const uint32_t BREAKS_PER_RESET = *(const uint32_t *)vctx;
     if (!lattice_setup()) return fail(st, "setup failed");
     wk_fracture_graph *g = NULL;
     if (wk_fracture_graph_create(NFRAG, L.pairs, L.npairs, L.anchor, NULL, &g, NULL) != WK_OK)
@@ -421,7 +425,8 @@ void wk_bench_register_fracture(void) {
         if (all > 1) reg("adjacency", bm_adjacency, isas[i], all, "100k", all);
         reg("anchors", bm_anchors, isas[i], 1, "100k", 1);
     }
-    reg("break_random", bm_break_random, WK_ISA_SCALAR, 1, "100k", 1);
+    wk_bench_register("fracture/break_random/scalar/100k/t1", bm_break_random, &breaks_1k, 1);
+    wk_bench_register("fracture/break_random_30k_seq/scalar/100k/t1", bm_break_random, &breaks_30k, 1);
     reg("break_half", bm_break_half, WK_ISA_SCALAR, 1, "100k", 1);
     reg("bfs_full", bm_bfs_full, WK_ISA_SCALAR, 1, "100k", 1);
     reg("volumes", bm_volumes, WK_ISA_SCALAR, 1, "1000x1280", 1);
