@@ -200,7 +200,7 @@ typedef struct wk_fracture_graph wk_fracture_graph;
  * Self pairs (i, i) are ignored; a pair given twice (in either order) counts
  * once. Fragments not connected to any anchor at build are unsupported from
  * the start: not alive (wk_fracture_graph_alive), never reported by a break.
- * One allocation of about 42 bytes per fragment + 8 per pair, through alloc
+ * One allocation of about 38 bytes per fragment + 8 per pair, through alloc
  * (NULL: malloc/free; the hooks are copied). No allocation afterwards.
  * Errors (*g = NULL when g is not NULL): WK_ERR_NULL (g; pairs with
  * npairs > 0), WK_ERR_INVALID_ARG (an id >= n, the pair index named; hooks;
@@ -223,13 +223,16 @@ WK_API void wk_fracture_graph_destroy(wk_fracture_graph *g);
  * nothing. Breaking an anchor removes it like any fragment.
  *
  * Method: the graph keeps a spanning forest of routes (each supported
- * fragment's parent towards an anchor, with child lists and hop counts).
- * A break visits only the fragments whose route ran through a broken one
- * (the orphans), re-attaches those that touch a still-routed fragment
- * (preferring the fewest hops) and grows from them through the orphans;
+ * fragment's parent towards an anchor, child lists, and depth ranks that
+ * fall strictly along every route). A broken fragment's children first try
+ * to hang, with their whole subtrees, on a neighbour whose rank is at most
+ * the least rank broken (such a neighbour cannot route through a broken
+ * fragment), which settles most breaks in a few neighbour checks. The
+ * subtrees of the children that cannot (the orphans) are re-attached where
+ * they touch a routed fragment (fewest ranks first) and grown breadth-first;
  * orphans not reached have fallen. Work: proportional to the orphans and
  * their neighbours, never a traversal of the whole graph (a break that
- * detaches half the structure costs a traversal of that half).
+ * detaches half the structure costs about a traversal of that half).
  *
  * Errors (graph unchanged, outputs untouched): WK_ERR_NULL (g, fallen,
  * fallen_count, ids with k > 0), WK_ERR_INVALID_ARG (an id >= n, named). */

@@ -296,7 +296,7 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         for (uint32_t i = i0; i < i1; i++) {
             uint32_t *cache = job->cache + (size_t)i * CACHE;
             size_t found = box_pairs(job, i, cache, CACHE);
-            if (found <= CACHE) sort_ids(cache, found);
+            if (found <= CACHE) job->k->sort16(cache, found);
             job->count[i] = (uint32_t)(found < 0xFFFFFFFFu ? found : 0xFFFFFFFFu);
             total += found;
         }

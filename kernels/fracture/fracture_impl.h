@@ -23,6 +23,8 @@ typedef struct wk__fracture_kernels {
      * never touch) up to WK__FRACTURE_PAD entries past every range's end. */
     size_t (*rows)(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
                    const float q[6], uint32_t min_id, uint32_t *out, size_t cap);
+    /* Sorts n <= 16 distinct ids < 2^31 ascending, in place. */
+    void (*sort16)(uint32_t *v, size_t n);
     /* flags[i] = 1 for fragments i in [0, n) whose box grown by pad
      * (min - pad, max + pad in float) touches box a (six floats); others
      * left as they are. */

@@ -29,4 +29,13 @@ static void anchor_ref(const float *const f[6], size_t n, float pad, const float
     }
 }
 
-const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, anchor_ref};
+static void sort16_ref(uint32_t *v, size_t n) {
+    for (size_t a = 1; a < n; a++) {
+        uint32_t x = v[a];
+        size_t b = a;
+        for (; b > 0 && v[b - 1] > x; b--) v[b] = v[b - 1];
+        v[b] = x;
+    }
+}
+
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, sort16_ref, anchor_ref};

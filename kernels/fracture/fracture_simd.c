@@ -65,4 +65,24 @@ static void anchor(const float *const f[6], size_t n, float pads, const float as
     WK_VECTOR_LOOP(n, anchor_block, f, pad, a, flags);
 }
 
-const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, anchor};
+/* Rank sort: each id's place is the number of ids below it (the ids are
+ * distinct); lanes past n are masked out of the count. */
+static void sort16(uint32_t *v, size_t n) {
+    uint32_t out[16];
+    wk_vi all[16 / WK_W];
+    size_t vectors = (n + WK_W - 1) / WK_W;
+    for (size_t b = 0; b < vectors; b++) {
+        size_t m = n - b * WK_W < WK_W ? n - b * WK_W : WK_W;
+        all[b] = wk_vi_load_n(v + b * WK_W, m);
+    }
+    const uint32_t valid = n >= 16 ? 0xFFFFu : (1u << n) - 1u;
+    for (size_t i = 0; i < n; i++) {
+        wk_vi x = wk_vi_set1(v[i]);
+        uint32_t below = 0;
+        for (size_t b = 0; b < vectors; b++) below |= wk_vm_bits(wk_vi_lt_s(all[b], x)) << (b * WK_W);
+        out[__builtin_popcount(below & valid)] = v[i];
+    }
+    for (size_t i = 0; i < n; i++) v[i] = out[i];
+}
+
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, sort16, anchor};
