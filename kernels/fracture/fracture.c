@@ -151,7 +151,8 @@ typedef struct adj_job {
     const uint32_t *start;  /* per cell: first sorted position (and one past the last cell) */
     size_t *chunk_count;    /* per chunk: pairs (pass 1), then first pair (pass 2) */
     uint32_t *cache;        /* per box: up to CACHE neighbours j > i, sorted (pass 1) */
-    uint32_t *count;        /* per box: its number of neighbours j > i */
+    uint32_t *count;        /* per sorted position: the box's number of neighbours j > i */
+    const uint32_t *pos;    /* per id: sorted position */
     uint32_t *pairs;        /* NULL in the counting pass */
     double origin[3];
     level_grid grid[MAX_LEVELS];
@@ -243,9 +244,7 @@ static void sort_ids(uint32_t *out, size_t found) {
 
 /* Neighbours j > i of box i: returns their number and writes the first
  * `cap` to out (in cell order, unsorted). */
-static size_t box_pairs(const adj_job *job, uint32_t i, uint32_t *out, size_t cap) {
-    float q[6];
-    padded(job->in, job->pad, i, q);
+static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32_t *out, size_t cap) {
     size_t found = 0, nr = 0;
     uint32_t range[2 * RANGES];
     for (uint32_t g = 0; g < job->levels; g++) {
@@ -287,20 +286,21 @@ static void spread(uint32_t *out, size_t n, uint32_t i) {
     }
 }
 
+/* Pass 1 runs over the boxes in cell order (sorted positions), so that
+ * neighbouring boxes' queries share the cache whatever the ids' order;
+ * lists and counts are kept by position (pos[id] finds them). */
 static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     (void)part;
     adj_job *job = ctx;
-    for (size_t c = begin; c < end; c++) {
-        uint32_t i0 = (uint32_t)(c * CHUNK), i1 = (uint32_t)((c + 1) * CHUNK < job->n ? (c + 1) * CHUNK : job->n);
-        size_t total = 0;
-        for (uint32_t i = i0; i < i1; i++) {
-            uint32_t *cache = job->cache + (size_t)i * CACHE;
-            size_t found = box_pairs(job, i, cache, CACHE);
-            if (found <= CACHE) job->k->sort16(cache, found);
-            job->count[i] = (uint32_t)(found < 0xFFFFFFFFu ? found : 0xFFFFFFFFu);
-            total += found;
-        }
-        job->chunk_count[c] = total;
+    size_t p1 = end * CHUNK < job->n ? end * CHUNK : job->n;
+    for (size_t p = begin * CHUNK; p < p1; p++) {
+        uint32_t i = job->sid[p];
+        float q[6];
+        for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
+        uint32_t *cache = job->cache + p * CACHE;
+        size_t found = box_pairs(job, i, q, cache, CACHE);
+        if (found <= CACHE) job->k->sort16(cache, found);
+        job->count[p] = (uint32_t)found; /* < n: every j is another box */
     }
 }
 
@@ -311,16 +311,18 @@ static void emit_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         uint32_t i0 = (uint32_t)(c * CHUNK), i1 = (uint32_t)((c + 1) * CHUNK < job->n ? (c + 1) * CHUNK : job->n);
         uint32_t *out = job->pairs + 2 * job->chunk_count[c];
         for (uint32_t i = i0; i < i1; i++) {
-            size_t found = job->count[i];
+            size_t p = job->pos[i], found = job->count[p];
             if (found <= CACHE) {
-                const uint32_t *cache = job->cache + (size_t)i * CACHE;
+                const uint32_t *cache = job->cache + p * CACHE;
                 for (size_t t = 0; t < found; t++) {
                     out[2 * t] = i;
                     out[2 * t + 1] = cache[t];
                 }
             } else {
                 /* More than the cache holds: again, straight into the output. */
-                found = box_pairs(job, i, out, found);
+                float q[6];
+                padded(job->in, job->pad, i, q);
+                found = box_pairs(job, i, q, out, found);
                 sort_ids(out, found);
                 spread(out, found, i);
             }
@@ -504,21 +506,24 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         const float *q = qbuf + 6 * (size_t)i;
         sid[pos] = i;
         for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = q[a];
+        cell[i] = pos; /* from now on: the id's sorted position */
     }
+    job->pos = cell;
     job->sid = sid;
     job->start = start;
     job->chunk_count = chunk_count;
     job->cache = cache;
     job->count = box_count;
 
-    /* Pass 1: pairs per chunk of boxes. */
+    /* Pass 1: every box's neighbours j > i (cached when few), then each
+     * chunk of ids' first pair. */
     size_t chunks = l.chunks;
     wk__parallel_for(call, chunks, CHUNK * 32, count_part, job);
     size_t total = 0;
     for (size_t c = 0; c < chunks; c++) {
-        size_t k = chunk_count[c];
         chunk_count[c] = total;
-        total += k;
+        size_t i1 = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+        for (size_t i = c * CHUNK; i < i1; i++) total += box_count[cell[i]];
     }
     if (!pairs) {
         *count = total;
