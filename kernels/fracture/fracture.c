@@ -164,8 +164,8 @@ typedef struct adj_job {
 static inline uint32_t cell_of(double x, double origin, double inv, uint32_t d) {
     double v = (x - origin) * inv;
     if (!(v >= 0)) return 0;
-    if (!(v < (double)d)) return d - 1;
-    return (uint32_t)v;
+    uint64_t c = (uint64_t)(v < 4294967296.0 ? v : 4294967295.0);
+    return c < d ? (uint32_t)c : d - 1;
 }
 
 static inline void padded(const float *const in[6], float pad, uint32_t i, float q[6]) {
@@ -258,10 +258,13 @@ static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32
             c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
             c1[a] = cell_of(q[a + 3], job->origin[a], lg->inv, d[a]);
         }
-        for (uint32_t z = c0[2]; z <= c1[2]; z++)
-            for (uint32_t y = c0[1]; y <= c1[1]; y++) {
-                size_t row = lg->base + ((size_t)z * lg->dy + y) * lg->dx;
-                uint32_t begin = job->start[row + c0[0]], end = job->start[row + c1[0] + 1];
+        /* Locals: the stores to range[] may alias the grid's fields. */
+        const uint32_t *start = job->start;
+        const size_t base = lg->base, dx = lg->dx, dy = lg->dy, x0 = c0[0], x1 = (size_t)c1[0] + 1;
+        for (size_t z = c0[2]; z <= c1[2]; z++) {
+            const uint32_t *slab = start + base + z * dy * dx;
+            for (size_t y = c0[1]; y <= c1[1]; y++) {
+                uint32_t begin = slab[y * dx + x0], end = slab[y * dx + x1];
                 if (begin == end) continue;
                 range[2 * nr] = begin;
                 range[2 * nr + 1] = end;
@@ -271,6 +274,7 @@ static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32
                     nr = 0;
                 }
             }
+        }
     }
     if (nr)
         found += job->k->rows(job->b, job->sid, range, nr, q, i, out + (found < cap ? found : cap),
@@ -411,7 +415,8 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         float *q = qbuf + 6 * (size_t)i;
         padded(job->in, padding, i, q);
         for (int a = 0; a < 3; a++) {
-            valid &= isfinite(q[a]) && isfinite(q[a + 3]) && job->in[a][i] <= job->in[a + 3][i];
+            /* x - x == 0 only for finite x; branch-free. */
+            valid &= (q[a] - q[a] == 0) & (q[a + 3] - q[a + 3] == 0) & (job->in[a][i] <= job->in[a + 3][i]);
             if (q[a] < lo[a]) lo[a] = q[a];
             if (q[a + 3] > hi[a]) hi[a] = q[a + 3];
         }
