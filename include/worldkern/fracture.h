@@ -232,7 +232,9 @@ WK_API void wk_fracture_graph_destroy(wk_fracture_graph *g);
  * they touch a routed fragment (fewest ranks first) and grown breadth-first;
  * orphans not reached have fallen. Work: proportional to the orphans and
  * their neighbours, never a traversal of the whole graph (a break that
- * detaches half the structure costs about a traversal of that half).
+ * detaches half the structure costs in proportion to that half: a couple of
+ * breadth-first traversals of it). The graph runs on the calling thread;
+ * exec is checked (reserved, threads >= 0) but has no other effect.
  *
  * Errors (graph unchanged, outputs untouched): WK_ERR_NULL (g, fallen,
  * fallen_count, ids with k > 0), WK_ERR_INVALID_ARG (an id >= n, named). */
