@@ -97,10 +97,16 @@ void gen_boxes(boxset *b, wk_rng *r, int kind) {
                 s[a] = 0.25f;
             }
             break;
-        default:
+        case 6:
             for (int a = 0; a < 3; a++) {
                 p[a] = 3.0f;
                 s[a] = (float)(wk_rng_u64(r) % 2);
+            }
+            break;
+        default: /* two clusters 1e30 apart: the grid's cells get huge */
+            for (int a = 0; a < 3; a++) {
+                p[a] = (float)wk_rng_range(r, 0, side) + (i % 2 ? 1e30f : 0.0f);
+                s[a] = (float)wk_rng_range(r, 0.5, 1.5);
             }
             break;
         }

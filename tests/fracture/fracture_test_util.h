@@ -23,8 +23,9 @@ void boxset_set(boxset *b, uint32_t i, float x0, float y0, float z0, float x1, f
  * cbrt(n); 1 touching unit cubes on a lattice (n rounded down to g^3 is
  * NOT done: the first n cells of a g x g x g lattice); 2 mixed sizes with
  * a few huge boxes; 3 points on an integer grid; 4 flat plates; 5 a lattice
- * of 0.25 cubes far from the origin; 6 everything in one spot. */
-enum { GEN_KINDS = 7 };
+ * of 0.25 cubes far from the origin; 6 everything in one spot; 7 two
+ * clusters 1e30 apart. */
+enum { GEN_KINDS = 8 };
 void gen_boxes(boxset *b, wk_rng *r, int kind);
 
 /* All pairs (i < j) touching under `pad`, lexicographic; *count; malloc'd. */
