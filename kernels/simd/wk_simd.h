@@ -36,6 +36,10 @@
  *                             a mask as WK_VM_BYTES bytes, lane i = bit i;
  *                             WK_VM_BITS_CHEAP is 1 where each is one
  *                             instruction (AVX-512 mask registers)
+ *   (added for fracture)
+ *   wk_vm wk_vf_le(a, b)      lanes with a <= b (ordered: false when either is NaN)
+ *   wk_vm wk_vm_and(a, b)     lanes set in both masks
+ *   uint32_t wk_vm_bits(m)    bit k set when lane k of m is set (k < WK_W)
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

@@ -123,3 +123,7 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
 }
 /* m ? a + 1 : a per lane, integers (a mask lane is -1: one subtraction). */
 static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm256_sub_epi32(a, m); }
+/* ---- added for fracture ---- */
+static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LE_OQ)); }
+static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return _mm256_and_si256(a, b); }
+static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }

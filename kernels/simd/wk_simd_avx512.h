@@ -122,3 +122,7 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
 }
 /* m ? a + 1 : a per lane, integers. */
 static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm512_mask_add_epi32(a, m, a, _mm512_set1_epi32(1)); }
+/* ---- added for fracture ---- */
+static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return (wk_vm)(a & b); }
+static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)m; }

@@ -131,3 +131,10 @@ static inline wk_vm wk_vm_load_bits(const uint8_t *p) {
 }
 /* m ? a + 1 : a per lane, integers (a mask lane is all ones: one subtraction). */
 static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return vsubq_u32(a, m); }
+/* ---- added for fracture ---- */
+static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return vcleq_f32(a, b); }
+static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return vandq_u32(a, b); }
+static inline uint32_t wk_vm_bits(wk_vm m) {
+    static const uint32_t weights[4] = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, vld1q_u32(weights)));
+}

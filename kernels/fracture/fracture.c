@@ -1,0 +1,610 @@
+/* Public entry points of the fracture box kernels: adjacency and anchors.
+ *
+ * Adjacency. The padded boxes are sorted by a counting sort into uniform
+ * grids, one per size class ("level"): level L has cells of size
+ * cs_L = cs0 * 2^L and holds the boxes whose largest extent is at most
+ * cs_L * (1 - 2^-16), each in the cell of its min corner. Cells of one
+ * level are numbered x fastest, so a run of cells along x is one contiguous
+ * range of the sorted boxes. Box i finds every box j > i that touches it by
+ * visiting, in every level, the cells from c(lo_i) - 1 to c(hi_i) on each
+ * axis: j touches i only if lo_j <= hi_i and lo_j >= lo_i - extent_j >=
+ * lo_i - cs_L, so j's cell is within that range (c is monotone and exact to
+ * far better than the 2^-16 margin). Each box is in one cell, and each
+ * level's cells are visited once per box, so j is found once; the list of
+ * box i is then sorted, which makes the whole output sorted (i ascending).
+ * The box tests over each run of cells are the per-ISA kernel (same IEEE
+ * compares everywhere), the rest is shared scalar code, so every ISA
+ * returns the same pairs. cs0 starts at 1.5 x the largest extent among the
+ * boxes of about the median size and doubles until all levels' grids hold at most
+ * 2n + 64 cells. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/wk_core.h"
+#include "fracture_impl.h"
+
+WK__DISPATCH_SIMD(wk__fracture_kernels, fracture_kernels)
+
+enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, RANGES = 64 };
+
+/* ------------------------------------------------------------ box checks */
+
+static const float *const *box_arrays(const wk_boxes *b, const float *a[6]) {
+    a[WK__LO_X] = b->min_x;
+    a[WK__LO_Y] = b->min_y;
+    a[WK__LO_Z] = b->min_z;
+    a[WK__HI_X] = b->max_x;
+    a[WK__HI_Y] = b->max_y;
+    a[WK__HI_Z] = b->max_z;
+    return a;
+}
+
+static wk_status check_padding(float padding) {
+    if (!isfinite(padding)) return wk__fail(WK_ERR_NOT_FINITE, "padding must be finite, got %g", (double)padding);
+    if (!(padding >= 0)) return wk__fail(WK_ERR_INVALID_ARG, "padding must be >= 0, got %g", (double)padding);
+    return WK_OK;
+}
+
+/* Reserved space, pointers, and every bound finite with min <= max and
+ * min - pad, max + pad finite. */
+static wk_status check_boxes_scan(const wk_boxes *b, const char *name, float pad, int scan_values) {
+    if (!b) return wk__fail(WK_ERR_NULL, "%s is NULL", name);
+    if (b->reserved32 || !wk__all_zero(b->reserved, sizeof b->reserved))
+        return wk__fail(WK_ERR_INVALID_ARG, "%s->reserved must be zero", name);
+    if (b->n > WK_FRACTURE_MAX_FRAGMENTS)
+        return wk__fail(WK_ERR_OVERFLOW, "%s->n must be <= %u, got %u", name, WK_FRACTURE_MAX_FRAGMENTS, b->n);
+    if (b->n == 0) return WK_OK;
+    const float *a[6];
+    box_arrays(b, a);
+    for (int k = 0; k < 6; k++)
+        if (!a[k]) return wk__fail(WK_ERR_NULL, "%s: a bounds array is NULL with n = %u", name, b->n);
+    if (!scan_values) return WK_OK;
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (uint32_t i = 0; i < b->n; i++)
+        for (int k = 0; k < 3; k++) {
+            float lo = a[k][i], hi = a[k + 3][i];
+            if (!isfinite(lo) || !isfinite(hi))
+                return wk__fail(WK_ERR_NOT_FINITE, "%s box %u: %c bounds must be finite, got [%g, %g]", name, i,
+                                axis[k], (double)lo, (double)hi);
+            if (!(lo <= hi))
+                return wk__fail(WK_ERR_INVALID_ARG, "%s box %u: min_%c must be <= max_%c, got %g > %g", name, i,
+                                axis[k], axis[k], (double)lo, (double)hi);
+            if (!isfinite(lo - pad) || !isfinite(hi + pad))
+                return wk__fail(WK_ERR_OVERFLOW, "%s box %u: %c bounds padded by %g overflow float", name, i,
+                                axis[k], (double)pad);
+        }
+    return WK_OK;
+}
+
+static wk_status check_boxes(const wk_boxes *b, const char *name, float pad) {
+    return check_boxes_scan(b, name, pad, 1);
+}
+
+static int arrays_overlap(const wk_boxes *b, const void *p, size_t bytes) {
+    if (b->n == 0 || !p || bytes == 0) return 0;
+    const float *a[6];
+    box_arrays(b, a);
+    for (int k = 0; k < 6; k++)
+        if (wk__overlap(a[k], (size_t)b->n * sizeof(float), p, bytes)) return 1;
+    return 0;
+}
+
+/* -------------------------------------------------------------- workspace */
+
+typedef struct ws_layout {
+    size_t bounds, sid, level, cell, start, chunk, cache, count, total;
+    size_t cells_max, chunks;
+} ws_layout;
+
+/* n <= WK_FRACTURE_MAX_FRAGMENTS, so none of this overflows 64-bit size_t;
+ * on 32-bit size_t the caller checks total against the limits first. */
+static int layout_for(uint32_t n, ws_layout *l) {
+    uint64_t nn = n;
+    l->cells_max = (size_t)(2 * nn + 64 < 0xFFFFFFF0u ? 2 * nn + 64 : 0xFFFFFFF0u); /* cell ids are uint32_t */
+    l->chunks = (size_t)((nn + CHUNK - 1) / CHUNK);
+    uint64_t off = ALIGN; /* room to align the caller's pointer */
+    uint64_t padded_n = nn + WK__FRACTURE_PAD;
+    uint64_t parts[8] = {6 * 4 * padded_n, 4 * padded_n, nn, 4 * nn, 4 * ((uint64_t)l->cells_max + 1),
+                         8 * ((uint64_t)l->chunks + 1), 4 * (uint64_t)CACHE * nn, 4 * nn};
+    size_t *at[8] = {&l->bounds, &l->sid, &l->level, &l->cell, &l->start, &l->chunk, &l->cache, &l->count};
+    for (int k = 0; k < 8; k++) {
+        if (off > SIZE_MAX) return 0;
+        *at[k] = (size_t)off;
+        off = (off + parts[k] + ALIGN - 1) / ALIGN * ALIGN;
+    }
+    if (off > SIZE_MAX) return 0;
+    l->total = (size_t)off;
+    return 1;
+}
+
+wk_status wk_fracture_adjacency_workspace_size(uint32_t n, size_t *bytes) {
+    wk__detail_reset(__func__);
+    if (!bytes) return wk__fail(WK_ERR_NULL, "bytes is NULL");
+    if (n > WK_FRACTURE_MAX_FRAGMENTS)
+        return wk__fail(WK_ERR_OVERFLOW, "n must be <= %u, got %u", WK_FRACTURE_MAX_FRAGMENTS, n);
+    ws_layout l;
+    if (!layout_for(n, &l)) return wk__fail(WK_ERR_OVERFLOW, "the workspace for n = %u overflows size_t", n);
+    *bytes = l.total;
+    return WK_OK;
+}
+
+/* -------------------------------------------------------------- the grid */
+
+typedef struct level_grid {
+    uint32_t level;         /* size class */
+    uint32_t dx, dy, dz;    /* cells per axis */
+    size_t base;            /* first cell in the start array */
+    double inv;             /* 1 / cell size */
+    double reach;           /* a bound on how far below a box's min a touching box of this
+                               level can start: the level's largest extent, with margin */
+} level_grid;
+
+typedef struct adj_job {
+    const wk__fracture_kernels *k;
+    const float *in[6];     /* the caller's bounds, by id */
+    float pad;
+    uint32_t n;
+    const float *b[6];      /* padded bounds, sorted by cell */
+    const uint32_t *sid;    /* sorted position -> id */
+    const uint32_t *start;  /* per cell: first sorted position (and one past the last cell) */
+    size_t *chunk_count;    /* per chunk: pairs (pass 1), then first pair (pass 2) */
+    uint32_t *cache;        /* per box: up to CACHE neighbours j > i, sorted (pass 1) */
+    uint32_t *count;        /* per sorted position: the box's number of neighbours j > i */
+    const uint32_t *pos;    /* per id: sorted position */
+    uint32_t *pairs;        /* NULL in the counting pass */
+    double origin[3];
+    level_grid grid[MAX_LEVELS];
+    uint32_t levels;
+} adj_job;
+
+/* Cell of coordinate x >= origin along one axis of a grid: monotone in x
+ * (x - origin >= 0, so truncation is floor; no libm call). */
+static inline uint32_t cell_of(double x, double origin, double inv, uint32_t d) {
+    double v = (x - origin) * inv;
+    if (!(v >= 0)) return 0;
+    uint64_t c = (uint64_t)(v < 4294967296.0 ? v : 4294967295.0);
+    return c < d ? (uint32_t)c : d - 1;
+}
+
+static inline void padded(const float *const in[6], float pad, uint32_t i, float q[6]) {
+    for (int a = 0; a < 3; a++) {
+        q[a] = in[a][i] - pad;
+        q[a + 3] = in[a + 3][i] + pad;
+    }
+}
+
+/* Largest extent of a padded box, in double. */
+static inline double extent_of(const float q[6]) {
+    double e = 0;
+    for (int a = 0; a < 3; a++) {
+        double d = (double)q[a + 3] - (double)q[a];
+        if (d > e) e = d;
+    }
+    return e;
+}
+
+/* Histogram bin of an extent: its binary exponent (0 for 0). */
+enum { BINS = 320 };
+static inline uint32_t bin_of(double e) {
+    if (!(e > 0)) return 0;
+    uint64_t bits;
+    memcpy(&bits, &e, sizeof bits);
+    int ex = (int)(bits >> 52 & 0x7FF) - 1023 + 160; /* denormal extents share bin 1 */
+    return ex < 1 ? 1 : ex >= BINS ? BINS - 1 : (uint32_t)ex;
+}
+
+static const double MARGIN = 1.0 - 1.0 / 65536.0;
+
+/* Smallest level whose cells hold a box of extent e. */
+static inline uint32_t level_of(double e, double cs0) {
+    uint32_t L = 0;
+    double cs = cs0 * MARGIN;
+    while (e > cs && L + 1 < MAX_LEVELS) {
+        cs *= 2;
+        L++;
+    }
+    return L;
+}
+
+/* Ascending sort of n ids: insertion for short lists, heap sort otherwise. */
+static void sort_ids(uint32_t *out, size_t found) {
+    if (found <= 32) {
+        for (size_t a = 1; a < found; a++) {
+            uint32_t v = out[a];
+            size_t b = a;
+            for (; b > 0 && out[b - 1] > v; b--) out[b] = out[b - 1];
+            out[b] = v;
+        }
+        return;
+    }
+    for (size_t s = found / 2; s-- > 0;) {
+        for (size_t r = s;;) {
+            size_t c = 2 * r + 1;
+            if (c >= found) break;
+            if (c + 1 < found && out[c + 1] > out[c]) c++;
+            if (out[r] >= out[c]) break;
+            uint32_t t = out[r]; out[r] = out[c]; out[c] = t;
+            r = c;
+        }
+    }
+    for (size_t e = found; e-- > 1;) {
+        uint32_t t = out[0]; out[0] = out[e]; out[e] = t;
+        for (size_t r = 0;;) {
+            size_t c = 2 * r + 1;
+            if (c >= e) break;
+            if (c + 1 < e && out[c + 1] > out[c]) c++;
+            if (out[r] >= out[c]) break;
+            t = out[r]; out[r] = out[c]; out[c] = t;
+            r = c;
+        }
+    }
+}
+
+/* Neighbours j > i of box i: returns their number and writes the first
+ * `cap` to out (in cell order, unsorted). */
+static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32_t *out, size_t cap) {
+    size_t found = 0, nr = 0;
+    uint32_t range[2 * RANGES];
+    for (uint32_t g = 0; g < job->levels; g++) {
+        const level_grid *lg = &job->grid[g];
+        uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
+        for (int a = 0; a < 3; a++) {
+            /* lo_j >= lo_i - extent_j >= lo_i - largest extent; the
+             * margins cover the roundings of the extents and of this
+             * subtraction. */
+            double x = (double)q[a];
+            c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
+            c1[a] = cell_of(q[a + 3], job->origin[a], lg->inv, d[a]);
+        }
+        /* Locals: the stores to range[] may alias the grid's fields. */
+        const uint32_t *start = job->start;
+        const size_t base = lg->base, dx = lg->dx, dy = lg->dy, x0 = c0[0], x1 = (size_t)c1[0] + 1;
+        for (size_t z = c0[2]; z <= c1[2]; z++) {
+            const uint32_t *slab = start + base + z * dy * dx;
+            for (size_t y = c0[1]; y <= c1[1]; y++) {
+                uint32_t begin = slab[y * dx + x0], end = slab[y * dx + x1];
+                if (begin == end) continue;
+                range[2 * nr] = begin;
+                range[2 * nr + 1] = end;
+                if (++nr == RANGES) {
+                    found += job->k->rows(job->b, job->sid, range, nr, q, i, out + (found < cap ? found : cap),
+                                          found < cap ? cap - found : 0);
+                    nr = 0;
+                }
+            }
+        }
+    }
+    if (nr)
+        found += job->k->rows(job->b, job->sid, range, nr, q, i, out + (found < cap ? found : cap),
+                              found < cap ? cap - found : 0);
+    return found;
+}
+
+/* Spreads n sorted ids at out[0..n) into pairs (i, id) at out[0..2n). */
+static void spread(uint32_t *out, size_t n, uint32_t i) {
+    for (size_t t = n; t-- > 0;) {
+        out[2 * t + 1] = out[t];
+        out[2 * t] = i;
+    }
+}
+
+/* Pass 1 runs over the boxes in cell order (sorted positions), so that
+ * neighbouring boxes' queries share the cache whatever the ids' order;
+ * lists and counts are kept by position (pos[id] finds them). */
+static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    adj_job *job = ctx;
+    size_t p1 = end * CHUNK < job->n ? end * CHUNK : job->n;
+    for (size_t p = begin * CHUNK; p < p1; p++) {
+        uint32_t i = job->sid[p];
+        float q[6];
+        for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
+        uint32_t *cache = job->cache + p * CACHE;
+        size_t found = box_pairs(job, i, q, cache, CACHE);
+        if (found <= CACHE) job->k->sort16(cache, found);
+        job->count[p] = (uint32_t)found; /* < n: every j is another box */
+    }
+}
+
+static void emit_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    adj_job *job = ctx;
+    for (size_t c = begin; c < end; c++) {
+        uint32_t i0 = (uint32_t)(c * CHUNK), i1 = (uint32_t)((c + 1) * CHUNK < job->n ? (c + 1) * CHUNK : job->n);
+        uint32_t *out = job->pairs + 2 * job->chunk_count[c];
+        for (uint32_t i = i0; i < i1; i++) {
+            size_t p = job->pos[i], found = job->count[p];
+            if (found <= CACHE) {
+                const uint32_t *cache = job->cache + p * CACHE;
+                for (size_t t = 0; t < found; t++) {
+                    out[2 * t] = i;
+                    out[2 * t + 1] = cache[t];
+                }
+            } else {
+                /* More than the cache holds: again, straight into the output. */
+                float q[6];
+                padded(job->in, job->pad, i, q);
+                found = box_pairs(job, i, q, out, found);
+                sort_ids(out, found);
+                spread(out, found, i);
+            }
+            out += 2 * found;
+        }
+    }
+}
+
+/* Cells of all non-empty levels for base cell size cs0 (levels from
+ * level_count), or SIZE_MAX past `limit`. */
+static size_t plan_cells(const double span[3], double cs0, const uint32_t *level_count, size_t limit) {
+    size_t total = 0;
+    for (uint32_t L = 0; L < MAX_LEVELS; L++) {
+        if (!level_count[L]) continue;
+        double inv = 1.0 / ldexp(cs0, (int)L), cells = 1;
+        for (int a = 0; a < 3; a++) cells *= floor(span[a] * inv) + 1;
+        if (!(cells <= (double)limit) || (double)total + cells > (double)limit) return SIZE_MAX;
+        total += (size_t)cells;
+    }
+    return total;
+}
+
+static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, float padding, void *workspace,
+                               size_t workspace_bytes, uint32_t *pairs, size_t capacity, size_t *count) {
+    if (!count) return wk__fail(WK_ERR_NULL, "count is NULL");
+    wk_status s = check_padding(padding);
+    if (s != WK_OK) return s;
+    /* Pointers and reserved space now; the values in the first pass over
+     * the boxes below (check_boxes names the first bad one). */
+    s = check_boxes_scan(frags, "frags", padding, 0);
+    if (s != WK_OK) return s;
+    if (!pairs && capacity > 0) return wk__fail(WK_ERR_NULL, "pairs is NULL with capacity %zu", capacity);
+    if (capacity > SIZE_MAX / (2 * sizeof(uint32_t)))
+        return wk__fail(WK_ERR_OVERFLOW, "capacity %zu pairs overflow size_t bytes", capacity);
+    uint32_t n = frags->n;
+    if (n < 2) {
+        s = check_boxes(frags, "frags", padding);
+        if (s == WK_OK) *count = 0;
+        return s;
+    }
+    ws_layout l;
+    if (!layout_for(n, &l)) return wk__fail(WK_ERR_OVERFLOW, "the workspace for n = %u overflows size_t", n);
+    if (!workspace) return wk__fail(WK_ERR_NULL, "workspace is NULL");
+    if (workspace_bytes < l.total)
+        return wk__fail(WK_ERR_CAPACITY, "workspace must be >= %zu bytes for n = %u, got %zu", l.total, n,
+                        workspace_bytes);
+    size_t pair_bytes = capacity * 2 * sizeof(uint32_t);
+    if (pairs && wk__overlap(workspace, workspace_bytes, pairs, pair_bytes))
+        return wk__fail(WK_ERR_ALIAS, "workspace overlaps pairs");
+    if (arrays_overlap(frags, workspace, workspace_bytes))
+        return wk__fail(WK_ERR_ALIAS, "workspace overlaps the bounds arrays");
+    if (pairs && arrays_overlap(frags, pairs, pair_bytes))
+        return wk__fail(WK_ERR_ALIAS, "pairs overlaps the bounds arrays");
+
+    /* Regions at their layout offsets past the first 64-byte boundary. */
+    unsigned char *base = (unsigned char *)workspace + (ALIGN - (uintptr_t)workspace % ALIGN) % ALIGN - ALIGN;
+#define REGION(type, off) ((type *)(void *)(base + (off)))
+    float *bounds = REGION(float, l.bounds);
+    uint32_t *sid = REGION(uint32_t, l.sid);
+    uint8_t *level = REGION(uint8_t, l.level);
+    uint32_t *cell = REGION(uint32_t, l.cell);
+    uint32_t *start = REGION(uint32_t, l.start);
+    size_t *chunk_count = REGION(size_t, l.chunk);
+    uint32_t *cache = REGION(uint32_t, l.cache);
+    uint32_t *box_count = REGION(uint32_t, l.count);
+#undef REGION
+
+    adj_job jobs;
+    memset(&jobs, 0, sizeof jobs);
+    adj_job *job = &jobs;
+    job->k = fracture_kernels(call);
+    box_arrays(frags, job->in);
+    job->pad = padding;
+    job->n = n;
+
+    /* One pass: padded bounds (kept by id in the cache region, unused
+     * until pass 1: 6 floats, then the extent as a double, per box), the
+     * world's extent, the extents' histogram, and the values' check. */
+    float *qbuf = (float *)(void *)cache;
+    double *ext = (double *)(void *)(qbuf + 6 * (size_t)n);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t bins[BINS];
+    memset(bins, 0, sizeof bins);
+    int valid = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        float *q = qbuf + 6 * (size_t)i;
+        padded(job->in, padding, i, q);
+        for (int a = 0; a < 3; a++) {
+            /* x - x == 0 only for finite x; branch-free. */
+            valid &= (q[a] - q[a] == 0) & (q[a + 3] - q[a + 3] == 0) & (job->in[a][i] <= job->in[a + 3][i]);
+            if (q[a] < lo[a]) lo[a] = q[a];
+            if (q[a + 3] > hi[a]) hi[a] = q[a + 3];
+        }
+        ext[i] = extent_of(q);
+        bins[bin_of(ext[i])]++;
+    }
+    if (!valid) return check_boxes(frags, "frags", padding);
+    double span[3], span_max = 0;
+    for (int a = 0; a < 3; a++) {
+        job->origin[a] = lo[a];
+        span[a] = hi[a] - lo[a];
+        if (span[a] > span_max) span_max = span[a];
+    }
+    /* Base cell size: 1.5 x the largest extent among the boxes whose extents
+     * lie within a factor 4 of the median's power of two (a few huge boxes
+     * must not make the cells of the many small ones huge; they go to
+     * coarser levels). */
+    uint32_t median = 0;
+    for (uint32_t seen = 0; median < BINS; median++) {
+        seen += bins[median];
+        if (seen > n / 2) break;
+    }
+    double kept_max = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double e = ext[i];
+        uint32_t b = bin_of(e);
+        if (b + 2 >= median && b <= median + 2 && e > kept_max) kept_max = e;
+    }
+    double cs0 = kept_max * 1.5; /* a little larger than the boxes: fewer, longer runs */
+    if (!(cs0 >= span_max * 0x1p-20)) cs0 = span_max * 0x1p-20;
+    if (!(cs0 >= 0x1p-100)) cs0 = 1.0; /* every box is one point: one cell */
+
+    /* Levels and the grids' size; cs0 doubles until the grids fit. */
+    uint32_t level_count[MAX_LEVELS];
+    double level_reach[MAX_LEVELS];
+    size_t cells;
+    for (;;) {
+        memset(level_count, 0, sizeof level_count);
+        for (uint32_t L = 0; L < MAX_LEVELS; L++) level_reach[L] = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            double e = ext[i];
+            uint32_t L = level_of(e, cs0);
+            level[i] = (uint8_t)L;
+            level_count[L]++;
+            if (e > level_reach[L]) level_reach[L] = e;
+        }
+        cells = plan_cells(span, cs0, level_count, l.cells_max);
+        if (cells != SIZE_MAX) break;
+        cs0 *= 2;
+    }
+    size_t next = 0;
+    for (uint32_t L = 0; L < MAX_LEVELS; L++) {
+        if (!level_count[L]) continue;
+        level_grid *g = &job->grid[job->levels++];
+        g->level = L;
+        g->inv = 1.0 / ldexp(cs0, (int)L);
+        g->reach = level_reach[L] * (1.0 + 0x1p-20);
+        g->dx = (uint32_t)(floor(span[0] * g->inv) + 1);
+        g->dy = (uint32_t)(floor(span[1] * g->inv) + 1);
+        g->dz = (uint32_t)(floor(span[2] * g->inv) + 1);
+        g->base = next;
+        next += (size_t)g->dx * g->dy * g->dz;
+    }
+    uint32_t grid_of_level[MAX_LEVELS];
+    for (uint32_t g = 0; g < job->levels; g++) grid_of_level[job->grid[g].level] = g;
+
+    /* Counting sort of the boxes by cell. */
+    memset(start, 0, (cells + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; i++) {
+        const float *q = qbuf + 6 * (size_t)i;
+        const level_grid *g = &job->grid[grid_of_level[level[i]]];
+        uint32_t cx = cell_of(q[0], job->origin[0], g->inv, g->dx);
+        uint32_t cy = cell_of(q[1], job->origin[1], g->inv, g->dy);
+        uint32_t cz = cell_of(q[2], job->origin[2], g->inv, g->dz);
+        size_t c = g->base + ((size_t)cz * g->dy + cy) * g->dx + cx;
+        cell[i] = (uint32_t)c;
+        start[c]++;
+    }
+    uint32_t run = 0;
+    for (size_t c = 0; c <= cells; c++) {
+        run += start[c];
+        start[c] = run; /* one past the cell's last position */
+    }
+    size_t stride = (size_t)n + WK__FRACTURE_PAD;
+    for (uint32_t a = 0; a < 6; a++) {
+        job->b[a] = bounds + (size_t)a * stride;
+        for (size_t k = n; k < stride; k++) bounds[(size_t)a * stride + k] = NAN; /* never touches */
+    }
+    for (size_t k = n; k < stride; k++) sid[k] = 0;
+    for (uint32_t i = n; i-- > 0;) {
+        uint32_t pos = --start[cell[i]];
+        const float *q = qbuf + 6 * (size_t)i;
+        sid[pos] = i;
+        for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = q[a];
+        cell[i] = pos; /* from now on: the id's sorted position */
+    }
+    job->pos = cell;
+    job->sid = sid;
+    job->start = start;
+    job->chunk_count = chunk_count;
+    job->cache = cache;
+    job->count = box_count;
+
+    /* Pass 1: every box's neighbours j > i (cached when few), then each
+     * chunk of ids' first pair. */
+    size_t chunks = l.chunks;
+    wk__parallel_for(call, chunks, CHUNK * 32, count_part, job);
+    size_t total = 0;
+    for (size_t c = 0; c < chunks; c++) {
+        chunk_count[c] = total;
+        size_t i1 = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+        for (size_t i = c * CHUNK; i < i1; i++) total += box_count[cell[i]];
+    }
+    if (!pairs) {
+        *count = total;
+        return WK_OK;
+    }
+    if (total > capacity) {
+        *count = total;
+        return wk__fail(WK_ERR_CAPACITY, "pairs has room for %zu pairs, %zu needed", capacity, total);
+    }
+    /* Pass 2: each chunk writes its own range. */
+    job->pairs = pairs;
+    wk__parallel_for(call, chunks, CHUNK * 32, emit_part, job);
+    *count = total;
+    return WK_OK;
+}
+
+wk_status wk_fracture_adjacency(const wk_boxes *frags, float padding, void *workspace, size_t workspace_bytes,
+                                uint32_t *pairs, size_t capacity, size_t *count, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = adjacency_run(&call, frags, padding, workspace, workspace_bytes, pairs, capacity, count);
+    return wk__end(&call, s);
+}
+
+/* ---------------------------------------------------------------- anchors */
+
+typedef struct anchor_job {
+    const wk__fracture_kernels *k;
+    const float *f[6];
+    const float *a[6];
+    uint32_t n, m;
+    float pad;
+    uint8_t *flags;
+} anchor_job;
+
+static void anchor_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    anchor_job *job = ctx;
+    size_t i0 = begin * CHUNK * 16, i1 = end * CHUNK * 16 < job->n ? end * CHUNK * 16 : job->n;
+    const float *f[6];
+    for (int k = 0; k < 6; k++) f[k] = job->f[k] + i0;
+    memset(job->flags + i0, 0, i1 - i0);
+    for (uint32_t j = 0; j < job->m; j++) {
+        float box[6];
+        for (int k = 0; k < 6; k++) box[k] = job->a[k][j];
+        job->k->anchor(f, i1 - i0, job->pad, box, job->flags + i0);
+    }
+}
+
+static wk_status anchors_run(const wk__call *call, const wk_boxes *frags, float padding, const wk_boxes *anchors,
+                             uint8_t *flags) {
+    wk_status s = check_padding(padding);
+    if (s == WK_OK) s = check_boxes(frags, "frags", padding);
+    if (s == WK_OK) s = check_boxes(anchors, "anchors", 0.0f);
+    if (s != WK_OK) return s;
+    if (frags->n == 0) return WK_OK;
+    if (!flags) return wk__fail(WK_ERR_NULL, "flags is NULL with n = %u", frags->n);
+    if (arrays_overlap(frags, flags, frags->n) || arrays_overlap(anchors, flags, frags->n))
+        return wk__fail(WK_ERR_ALIAS, "flags overlaps a bounds array");
+    anchor_job job;
+    job.k = fracture_kernels(call);
+    box_arrays(frags, job.f);
+    box_arrays(anchors, job.a);
+    job.n = frags->n;
+    job.m = anchors->n;
+    job.pad = padding;
+    job.flags = flags;
+    size_t block = CHUNK * 16, tasks = (job.n + block - 1) / block;
+    wk__parallel_for(call, tasks, block * (job.m + 1), anchor_part, &job);
+    return WK_OK;
+}
+
+wk_status wk_fracture_anchors(const wk_boxes *frags, float padding, const wk_boxes *anchors, uint8_t *flags,
+                              const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = anchors_run(&call, frags, padding, anchors, flags);
+    return wk__end(&call, s);
+}

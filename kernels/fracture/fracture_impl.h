@@ -1,0 +1,34 @@
+/* The fracture family's per-ISA entry points and shared internals. */
+#ifndef WK_FRACTURE_IMPL_H
+#define WK_FRACTURE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "worldkern/fracture.h"
+
+/* Six bound arrays of boxes, in this order. */
+enum { WK__LO_X, WK__LO_Y, WK__LO_Z, WK__HI_X, WK__HI_Y, WK__HI_Z };
+
+/* Entries past the end of the sorted box arrays that vector loads may read
+ * (padding that never touches anything: NaN bounds). */
+#define WK__FRACTURE_PAD 16
+
+typedef struct wk__fracture_kernels {
+    /* Over the boxes k in the nr ranges [range[2r], range[2r + 1]) of b
+     * (six arrays, WK__LO_X order): those with ids[k] > min_id whose box
+     * touches q (closed intervals: b.lo <= q.hi and q.lo <= b.hi on every
+     * axis). Returns their number; writes the first `cap` of their ids to
+     * out, in range and k order. ids < 2^31. b and ids are readable (and
+     * never touch) up to WK__FRACTURE_PAD entries past every range's end. */
+    size_t (*rows)(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                   const float q[6], uint32_t min_id, uint32_t *out, size_t cap);
+    /* Sorts n <= 16 distinct ids < 2^31 ascending, in place. */
+    void (*sort16)(uint32_t *v, size_t n);
+    /* flags[i] = 1 for fragments i in [0, n) whose box grown by pad
+     * (min - pad, max + pad in float) touches box a (six floats); others
+     * left as they are. */
+    void (*anchor)(const float *const f[6], size_t n, float pad, const float a[6], uint8_t *flags);
+} wk__fracture_kernels;
+
+#endif /* WK_FRACTURE_IMPL_H */

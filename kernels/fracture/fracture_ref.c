@@ -1,0 +1,41 @@
+/* Scalar reference of the fracture box tests. */
+#include "core/wk_fp_guard.h"
+
+#include "fracture_impl.h"
+
+static size_t rows_ref(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                       const float q[6], uint32_t min_id, uint32_t *out, size_t cap) {
+    size_t found = 0;
+    for (size_t r = 0; r < nr; r++)
+    for (size_t k = range[2 * r]; k < range[2 * r + 1]; k++) {
+        int touch = b[WK__LO_X][k] <= q[WK__HI_X] && q[WK__LO_X] <= b[WK__HI_X][k] &&
+                    b[WK__LO_Y][k] <= q[WK__HI_Y] && q[WK__LO_Y] <= b[WK__HI_Y][k] &&
+                    b[WK__LO_Z][k] <= q[WK__HI_Z] && q[WK__LO_Z] <= b[WK__HI_Z][k];
+        if (touch && ids[k] > min_id) {
+            if (found < cap) out[found] = ids[k];
+            found++;
+        }
+    }
+    return found;
+}
+
+static void anchor_ref(const float *const f[6], size_t n, float pad, const float a[6], uint8_t *flags) {
+    for (size_t i = 0; i < n; i++) {
+        float lx = f[WK__LO_X][i] - pad, ly = f[WK__LO_Y][i] - pad, lz = f[WK__LO_Z][i] - pad;
+        float hx = f[WK__HI_X][i] + pad, hy = f[WK__HI_Y][i] + pad, hz = f[WK__HI_Z][i] + pad;
+        if (lx <= a[WK__HI_X] && a[WK__LO_X] <= hx && ly <= a[WK__HI_Y] && a[WK__LO_Y] <= hy &&
+            lz <= a[WK__HI_Z] && a[WK__LO_Z] <= hz)
+            flags[i] = 1;
+    }
+}
+
+static void sort16_ref(uint32_t *v, size_t n) {
+    for (size_t a = 1; a < n; a++) {
+        uint32_t x = v[a];
+        size_t b = a;
+        for (; b > 0 && v[b - 1] > x; b--) v[b] = v[b - 1];
+        v[b] = x;
+    }
+}
+
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, sort16_ref, anchor_ref};

@@ -1,0 +1,88 @@
+/* The fracture box tests' SIMD paths, one source compiled once per ISA.
+ * The same IEEE compares as the reference, so the same boxes touch. */
+#include "core/wk_fp_guard.h"
+
+#include "fracture_impl.h"
+#include "wk_simd.h"
+
+/* Lanes [0, m) of the vector at box k that touch q and have ids > min_id. */
+WK_INLINE uint32_t row_mask(const float *const b[6], const uint32_t *ids, const wk_vf q[6], wk_vi min_id,
+                            size_t k, size_t m) {
+    /* Full loads: the arrays are padded past their end (WK__FRACTURE_PAD),
+     * lanes past m are masked off below. */
+    wk_vm t = wk_vf_le(wk_vf_loadu(b[WK__LO_X] + k), q[WK__HI_X]);
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_loadu(b[WK__HI_X] + k)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Y] + k), q[WK__HI_Y]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_loadu(b[WK__HI_Y] + k)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Z] + k), q[WK__HI_Z]));
+    t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_loadu(b[WK__HI_Z] + k)));
+    t = wk_vm_and(t, wk_vi_lt_s(min_id, wk_vi_loadu(ids + k)));
+    uint32_t bits = wk_vm_bits(t);
+    return m == WK_W ? bits : bits & ((1u << m) - 1u);
+}
+
+static size_t rows(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                   const float qs[6], uint32_t min_id, uint32_t *out, size_t cap) {
+    wk_vf q[6];
+    for (int a = 0; a < 6; a++) q[a] = wk_vf_set1(qs[a]);
+    const wk_vi vmin = wk_vi_set1(min_id);
+    size_t found = 0;
+    for (size_t r = 0; r < nr; r++) {
+        size_t end = range[2 * r + 1];
+        for (size_t k = range[2 * r]; k < end; k += WK_W) {
+            size_t m = end - k < WK_W ? end - k : WK_W;
+            uint32_t bits = row_mask(b, ids, q, vmin, k, m);
+            while (bits) {
+                if (found < cap) out[found] = ids[k + (size_t)__builtin_ctz(bits)];
+                found++;
+                bits &= bits - 1;
+            }
+        }
+    }
+    return found;
+}
+
+WK_INLINE void anchor_block(const float *const f[6], wk_vf pad, const wk_vf a[6], uint8_t *flags, size_t i,
+                            size_t m) {
+    wk_vm t = wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_X] + i, m), pad), a[WK__HI_X]);
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_X], wk_vf_add(wk_vf_load_n(f[WK__HI_X] + i, m), pad)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_Y] + i, m), pad), a[WK__HI_Y]));
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_Y], wk_vf_add(wk_vf_load_n(f[WK__HI_Y] + i, m), pad)));
+    t = wk_vm_and(t, wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_Z] + i, m), pad), a[WK__HI_Z]));
+    t = wk_vm_and(t, wk_vf_le(a[WK__LO_Z], wk_vf_add(wk_vf_load_n(f[WK__HI_Z] + i, m), pad)));
+    uint32_t bits = wk_vm_bits(t);
+    if (m < WK_W) bits &= (1u << m) - 1u;
+    while (bits) {
+        flags[i + (size_t)__builtin_ctz(bits)] = 1;
+        bits &= bits - 1;
+    }
+}
+
+static void anchor(const float *const f[6], size_t n, float pads, const float as[6], uint8_t *flags) {
+    wk_vf a[6];
+    for (int k = 0; k < 6; k++) a[k] = wk_vf_set1(as[k]);
+    const wk_vf pad = wk_vf_set1(pads);
+    WK_VECTOR_LOOP(n, anchor_block, f, pad, a, flags);
+}
+
+/* Rank sort: each id's place is the number of ids below it (the ids are
+ * distinct); lanes past n are masked out of the count. */
+static void sort16(uint32_t *v, size_t n) {
+    uint32_t out[16];
+    wk_vi all[16 / WK_W];
+    size_t vectors = (n + WK_W - 1) / WK_W;
+    for (size_t b = 0; b < vectors; b++) {
+        size_t m = n - b * WK_W < WK_W ? n - b * WK_W : WK_W;
+        all[b] = wk_vi_load_n(v + b * WK_W, m);
+    }
+    const uint32_t valid = n >= 16 ? 0xFFFFu : (1u << n) - 1u;
+    for (size_t i = 0; i < n; i++) {
+        wk_vi x = wk_vi_set1(v[i]);
+        uint32_t below = 0;
+        for (size_t b = 0; b < vectors; b++) below |= wk_vm_bits(wk_vi_lt_s(all[b], x)) << (b * WK_W);
+        out[__builtin_popcount(below & valid)] = v[i];
+    }
+    for (size_t i = 0; i < n; i++) v[i] = out[i];
+}
+
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, sort16, anchor};
