@@ -442,6 +442,7 @@ int wk_check_voxel_far_coordinates(void) {
     fails += random_vs_dense(2, 12, 1 << 20, 2000, "near +2^20");
     fails += random_vs_dense(3, 12, -(1 << 20), 2000, "near -2^20");
     fails += random_vs_dense(4, 6, (1 << 24) + 7, 2000, "near 2^24");
+    fails += random_vs_dense(6, 6, (1 << 30) + 100, 2000, "near 2^30");
     return fails;
 }
 
