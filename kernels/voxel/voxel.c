@@ -8,7 +8,7 @@
 #include "core/wk_core.h"
 #include "voxel_impl.h"
 
-WK__DISPATCH_REF(wk__voxel_kernels, voxel_kernels)
+WK__DISPATCH_SIMD(wk__voxel_kernels, voxel_kernels)
 
 /* Rays per task. Tasks are visited in a scrambled order (a fixed
  * permutation of blocks), so that the contiguous task ranges the threads

@@ -24,9 +24,16 @@ typedef struct wk__vchunk {
     uint8_t cap[64];
 } wk__vchunk;
 
+/* A slot of the chunk table: the key next to the pointer, so that a
+ * lookup reads one line of the table and no chunk. c == NULL: free. */
+typedef struct wk__vslot {
+    int32_t cx, cy, cz, unused;
+    wk__vchunk *c;
+} wk__vslot;
+
 struct wk_voxel_world {
     wk_voxel_alloc hooks;
-    wk__vchunk **table;     /* open addressing, linear probing; NULL = free */
+    wk__vslot *table;       /* open addressing, linear probing */
     uint64_t mask;          /* capacity - 1 (capacity a power of two) */
     uint64_t chunks;
     uint64_t bytes, solid_blocks, bricks;
@@ -45,9 +52,9 @@ static inline const wk__vchunk *wk__vfind(const struct wk_voxel_world *w, int32_
                                           int32_t cz) {
     uint64_t i = wk__vhash(cx, cy, cz) & w->mask;
     for (;;) {
-        const wk__vchunk *c = w->table[i];
-        if (!c) return NULL;
-        if (c->cx == cx && c->cy == cy && c->cz == cz) return c;
+        const wk__vslot *t = &w->table[i];
+        if (!t->c) return NULL;
+        if (t->cx == cx && t->cy == cy && t->cz == cz) return t->c;
         i = (i + 1) & w->mask;
     }
 }
@@ -85,6 +92,28 @@ typedef struct wk__vhit {
 /* The traversal (voxel_trace.c): 1 and *hit on a hit, 0 (hit untouched)
  * when none. */
 int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhit *hit);
+
+/* A ray's walk after its setup: the cell, the last event's s and face,
+ * the bounds in cells (LO inclusive, HI exclusive) and per-axis constants. */
+typedef struct wk__vstate {
+    int64_t q[3], LO[3], HI[3];
+    double inv[3];
+    double ks, len;
+    int step[3];
+    int face;
+} wk__vstate;
+
+/* The setup of wk__voxel_trace: 0 when the ray cannot hit (limit, empty
+ * world, misses the bounds), 2 with *st inside the bounds, ready for the
+ * walk's first look at a cell. */
+int wk__voxel_begin(const struct wk_voxel_world *w, const wk__vray *ray, wk__vstate *st);
+
+/* The exact state of axis b after every crossing with key <= (ks, ka),
+ * from cell q, moving at most to lim. */
+int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, double ks, int ka, int64_t lim);
+
+/* 2^-46: the relative margin of the estimates (see voxel_trace.c). */
+#define WK__VOXEL_REL_MARGIN 1.4210854715202004e-14
 
 typedef struct wk__voxel_kernels {
     /* Rays [begin, end) of r into h; r, h validated. */

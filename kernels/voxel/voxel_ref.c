@@ -6,8 +6,8 @@
 
 #include "voxel_impl.h"
 
-static void raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
-                        size_t end) {
+void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                           size_t end) {
     for (size_t i = begin; i < end; i++) {
         wk__vray ray;
         ray.o[0] = r->ox[i];
@@ -39,4 +39,4 @@ static void raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, const 
     }
 }
 
-const wk__voxel_kernels wk__voxel_kernels_ref = {raycast_ref};
+const wk__voxel_kernels wk__voxel_kernels_ref = {wk__voxel_raycast_ref};

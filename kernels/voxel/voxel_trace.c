@@ -49,7 +49,7 @@ static inline int64_t floor_i64(double x) {
 /* Brings axis b from cell q (valid for an earlier key) to the cell after
  * every crossing with key <= K = (ks, ka), exactly, moving no further than
  * lim (lim is at or ahead of q in the direction step). */
-static int64_t exact_advance(int64_t q, int step, int b, double o, double d, double ks, int ka, int64_t lim) {
+int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, double ks, int ka, int64_t lim) {
     STAT(1);
     double e = (o + ks * d) * 4.0;
     int64_t c;
@@ -69,31 +69,29 @@ static int64_t exact_advance(int64_t q, int step, int b, double o, double d, dou
 }
 
 /* 2^-46: far above the < 4 ulp (2^-51) error of an estimate. */
-static const double REL_MARGIN = 1.4210854715202004e-14;
+static const double REL_MARGIN = WK__VOXEL_REL_MARGIN;
 
-int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhit *hit) {
+int wk__voxel_begin(const struct wk_voxel_world *w, const wk__vray *ray, wk__vstate *st) {
     const double *o = ray->o, *d = ray->d;
     const double limit = ray->limit;
     const int in_s = ray->limit_in_s;
     if (!(limit >= 0)) return 0;
     if (!w->has_bounds) return 0;
-    const double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    int64_t q[3], LO[3], HI[3];
-    int step[3];
-    double inv[3];
+    st->len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int64_t *q = st->q, *LO = st->LO, *HI = st->HI;
+    int *step = st->step;
     for (int a = 0; a < 3; a++) {
         q[a] = floor_i64(o[a] * 4.0);
         step[a] = d[a] > 0 ? 1 : d[a] < 0 ? -1 : 0;
-        inv[a] = step[a] ? 1.0 / d[a] : 0.0;
+        st->inv[a] = step[a] ? 1.0 / d[a] : 0.0;
         LO[a] = (int64_t)w->lo[a] * 64;
         HI[a] = ((int64_t)w->hi[a] + 1) * 64;
     }
-    double ks = 0.0; /* s of the last event (0: the start) */
-    int face = 6;
-    const wk__vchunk *chunk = NULL;
-    int64_t ccx = 0, ccy = 0, ccz = 0;
-    int have_chunk = 0;
-    for (;;) {
+    st->ks = 0.0; /* s of the last event (0: the start) */
+    st->face = 6;
+    /* Outside the bounds: jump to the latest entry event of the axes
+     * outside (exact). After it, an axis still outside is a miss. */
+    for (int pass = 0; pass < 2; pass++) {
         int outside = 0;
         for (int a = 0; a < 3; a++) {
             if (q[a] < LO[a]) {
@@ -104,33 +102,54 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                 outside = 1;
             }
         }
-        if (outside) {
-            /* Jump to the latest entry event of the axes outside (exact). */
-            double es = -1.0;
-            int ea = -1;
-            int64_t eP = 0;
-            for (int a = 0; a < 3; a++) {
-                int64_t P;
-                if (q[a] < LO[a]) P = LO[a];
-                else if (q[a] >= HI[a]) P = HI[a];
-                else continue;
-                double s = plane_s(P, o[a], d[a]);
-                if (ea < 0 || !key_le(s, a, es, ea)) {
-                    es = s;
-                    ea = a;
-                    eP = P;
-                }
+        if (!outside) return 2;
+        if (pass) return 0;
+        double es = -1.0;
+        int ea = -1;
+        int64_t eP = 0;
+        for (int a = 0; a < 3; a++) {
+            int64_t P;
+            if (q[a] < LO[a]) P = LO[a];
+            else if (q[a] >= HI[a]) P = HI[a];
+            else continue;
+            double s = plane_s(P, o[a], d[a]);
+            if (ea < 0 || !key_le(s, a, es, ea)) {
+                es = s;
+                ea = a;
+                eP = P;
             }
-            if (in_s ? !(es <= limit) : !(es * len <= limit)) return 0;
-            for (int b = 0; b < 3; b++) {
-                if (b == ea) q[b] = step[b] > 0 ? eP : eP - 1;
-                /* one past the bounds at most: beyond is a miss anyway */
-                else if (step[b]) q[b] = exact_advance(q[b], step[b], b, o[b], d[b], es, ea, step[b] > 0 ? HI[b] : LO[b] - 1);
-            }
-            ks = es;
-            face = 2 * ea + (step[ea] > 0 ? 0 : 1);
-            continue;
         }
+        if (in_s ? !(es <= limit) : !(es * st->len <= limit)) return 0;
+        for (int b = 0; b < 3; b++) {
+            if (b == ea) q[b] = step[b] > 0 ? eP : eP - 1;
+            /* one past the bounds at most: beyond is a miss anyway */
+            else if (step[b])
+                q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, step[b] > 0 ? HI[b] : LO[b] - 1);
+        }
+        st->ks = es;
+        st->face = 2 * ea + (step[ea] > 0 ? 0 : 1);
+    }
+    return 0;
+}
+
+int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhit *hit) {
+    wk__vstate st;
+    if (wk__voxel_begin(w, ray, &st) != 2) return 0;
+    const double *o = ray->o, *d = ray->d, *inv = st.inv;
+    const double limit = ray->limit, len = st.len;
+    const int in_s = ray->limit_in_s;
+    int64_t *q = st.q;
+    const int64_t *LO = st.LO, *HI = st.HI;
+    const int *step = st.step;
+    double ks = st.ks;
+    int face = st.face;
+    const wk__vchunk *chunk = NULL;
+    int64_t ccx = 0, ccy = 0, ccz = 0;
+    int have_chunk = 0;
+    for (;;) {
+        /* Only leaving the bounds is possible now: a miss. */
+        if (q[0] < LO[0] || q[0] >= HI[0] || q[1] < LO[1] || q[1] >= HI[1] || q[2] < LO[2] || q[2] >= HI[2])
+            return 0;
         STAT(0);
         /* Inside the bounds: find the largest empty node around q. */
         int64_t cx = q[0] >> 6, cy = q[1] >> 6, cz = q[2] >> 6; /* arithmetic shifts (floor) */
@@ -218,7 +237,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                         continue;
                     }
                 }
-                q[b] = exact_advance(q[b], step[b], b, o[b], d[b], es, ea, lim);
+                q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, lim);
             }
         }
         q[ea] = step[ea] > 0 ? P[ea] : P[ea] - 1;

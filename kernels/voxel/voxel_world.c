@@ -48,7 +48,7 @@ static wk_status create_run(wk_voxel_world **out, const wk_voxel_alloc *alloc) {
     memset(w, 0, sizeof *w);
     w->hooks = hooks;
     w->bytes = sizeof *w;
-    size_t tbytes = INITIAL_CAPACITY * sizeof(wk__vchunk *);
+    size_t tbytes = INITIAL_CAPACITY * sizeof(wk__vslot);
     w->table = w_alloc(w, tbytes);
     if (!w->table) {
         hooks.free(hooks.user, w, sizeof *w);
@@ -68,12 +68,12 @@ wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_voxel_alloc *alloc)
 void wk_voxel_world_destroy(wk_voxel_world *w) {
     if (!w) return;
     for (uint64_t i = 0; i <= w->mask; i++) {
-        wk__vchunk *c = w->table[i];
+        wk__vchunk *c = w->table[i].c;
         if (!c) continue;
         for (int g = 0; g < 64; g++) w_free(w, c->bricks[g], (size_t)c->cap[g] * sizeof(uint64_t));
         w_free(w, c, sizeof *c);
     }
-    w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vchunk *));
+    w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
     wk_voxel_alloc hooks = w->hooks;
     hooks.free(hooks.user, w, sizeof *w);
 }
@@ -81,16 +81,16 @@ void wk_voxel_world_destroy(wk_voxel_world *w) {
 /* Doubles the table; 0 on allocation failure (table unchanged). */
 static int grow_table(world *w) {
     uint64_t cap = (w->mask + 1) * 2;
-    if (cap > SIZE_MAX / sizeof(wk__vchunk *)) return 0;
-    wk__vchunk **t = w_alloc(w, (size_t)cap * sizeof *t);
+    if (cap > SIZE_MAX / sizeof(wk__vslot)) return 0;
+    wk__vslot *t = w_alloc(w, (size_t)cap * sizeof *t);
     if (!t) return 0;
     memset(t, 0, (size_t)cap * sizeof *t);
     for (uint64_t i = 0; i <= w->mask; i++) {
-        wk__vchunk *c = w->table[i];
-        if (!c) continue;
-        uint64_t j = wk__vhash(c->cx, c->cy, c->cz) & (cap - 1);
-        while (t[j]) j = (j + 1) & (cap - 1);
-        t[j] = c;
+        const wk__vslot *o = &w->table[i];
+        if (!o->c) continue;
+        uint64_t j = wk__vhash(o->cx, o->cy, o->cz) & (cap - 1);
+        while (t[j].c) j = (j + 1) & (cap - 1);
+        t[j] = *o;
     }
     w_free(w, w->table, (size_t)(w->mask + 1) * sizeof *t);
     w->table = t;
@@ -117,8 +117,12 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
     c->cy = cy;
     c->cz = cz;
     uint64_t i = wk__vhash(cx, cy, cz) & w->mask;
-    while (w->table[i]) i = (i + 1) & w->mask;
-    w->table[i] = c;
+    while (w->table[i].c) i = (i + 1) & w->mask;
+    w->table[i].cx = cx;
+    w->table[i].cy = cy;
+    w->table[i].cz = cz;
+    w->table[i].unused = 0;
+    w->table[i].c = c;
     w->chunks++;
     return c;
 }

@@ -581,6 +581,13 @@ int wk_check_voxel_raycast_isa(void) {
         dense_world dw = dense_new(-8, -4, 3, 24, 16, 20);
         wk_voxel_world *w = new_world();
         random_world(w, &dw, &rng);
+        if (si % 3 == 1) /* empty some chunks again: paths may skip them differently, results may not differ */
+            for (int32_t z = 3; z < 19; z++)
+                for (int32_t y = -4; y < 12; y++)
+                    for (int32_t x = -8; x < 16; x++) {
+                        wk_voxel_set_block(w, x, y, z, 0);
+                        dense_set(&dw, x, y, z, 0);
+                    }
         ray_set rs = rays_new(sizes[si]);
         random_rays(&rs, &dw, &rng);
         cast_ctx ctx = {w, &rs, (int)(si & 1)};
