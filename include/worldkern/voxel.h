@@ -122,6 +122,24 @@ WK_API wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int
                                   uint32_t ny, uint32_t nz, const uint8_t *v, size_t stride,
                                   size_t slice_stride);
 
+/* Terrain from the noise family in one call: for every column (x, z) with
+ * x0 <= x < x0 + nx, z0 <= z < z0 + nz, the height
+ *     h = base + amplitude * n,  n = wk_noise_fbm2_grid(f) at grid node
+ *     (x, z) (a wk_grid2 with i0 = x0, j0 = z0, step 1, so positions are
+ *     (x, z) * 1.0 in world units before f->frequency),
+ * in float, and every block y0 <= y < y0 + ny of the column becomes solid
+ * when (float)y < h, else empty (bricks there are replaced). Same result
+ * as the set_block calls; scratch for the heights (nx * nz floats) comes
+ * from the world's allocator. Errors, world unchanged: those of
+ * wk_noise_fbm2_grid for f; WK_ERR_NULL (w or f); WK_ERR_NOT_FINITE (base
+ * or amplitude); WK_ERR_OVERFLOW (the box leaves int32 coordinates, or
+ * nx * nz floats overflow size_t); WK_ERR_NO_MEMORY (contents unchanged;
+ * chunks made during the attempt stay, empty). An empty box is a no-op. */
+struct wk_fbm;
+WK_API wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_t x0, int32_t z0,
+                                      uint32_t nx, uint32_t nz, int32_t y0, uint32_t ny, float base,
+                                      float amplitude, const wk_exec *exec);
+
 /* What a world holds. bytes: everything allocated through the hooks
  * (world object, hash table, chunks, bricks). chunks: chunks allocated
  * (emptied chunks stay until destroy). solid_blocks, bricks: blocks now

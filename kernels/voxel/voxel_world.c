@@ -1,11 +1,13 @@
 /* The voxel world: sparse chunk storage and O(1) edits. */
 #include "core/wk_fp_guard.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/wk_core.h"
 #include "voxel_impl.h"
+#include "worldkern/noise.h"
 
 typedef struct wk_voxel_world world;
 
@@ -318,5 +320,69 @@ wk_status wk_voxel_world_stats(const wk_voxel_world *w, wk_voxel_stats *stats) {
     stats->chunks = w->chunks;
     stats->solid_blocks = w->solid_blocks;
     stats->bricks = w->bricks;
+    return WK_OK;
+}
+
+wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_t x0, int32_t z0, uint32_t nx,
+                               uint32_t nz, int32_t y0, uint32_t ny, float base, float amplitude,
+                               const wk_exec *exec) {
+    wk__detail_reset(__func__);
+    if (!w || !f) return wk__fail(WK_ERR_NULL, "w and f must not be NULL");
+    if (!isfinite(base) || !isfinite(amplitude))
+        return wk__fail(WK_ERR_NOT_FINITE, "base and amplitude must be finite, got %g and %g", (double)base,
+                        (double)amplitude);
+    if (nx == 0 || ny == 0 || nz == 0) return WK_OK;
+    if ((int64_t)x0 + nx - 1 > INT32_MAX || (int64_t)y0 + ny - 1 > INT32_MAX || (int64_t)z0 + nz - 1 > INT32_MAX)
+        return wk__fail(WK_ERR_OVERFLOW, "the box from (%d, %d, %d) of %ux%ux%u leaves int32 coordinates", x0, y0,
+                        z0, nx, ny, nz);
+    if ((uint64_t)nx * nz > SIZE_MAX / sizeof(float))
+        return wk__fail(WK_ERR_OVERFLOW, "%u x %u heights overflow size_t bytes", nx, nz);
+    size_t cells = (size_t)nx * nz, bytes = cells * sizeof(float);
+    float *h = w_alloc(w, bytes);
+    if (!h) return wk__fail(WK_ERR_NO_MEMORY, "allocating %zu bytes of heights failed", bytes);
+    wk_grid2 g = {x0, z0, nx, nz, 1.0, nx, {0, 0}};
+    wk_status s = wk_noise_fbm2_grid(f, &g, h, exec);
+    if (s != WK_OK) {
+        w_free(w, h, bytes);
+        return s; /* the detail is the noise function's */
+    }
+    wk__detail_reset(__func__);
+    for (size_t i = 0; i < cells; i++) h[i] = base + amplitude * h[i];
+    /* Make every chunk a solid block needs first: then nothing can fail. */
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t i = 0; i < nx; i++) {
+            float top = h[(size_t)k * nx + i];
+            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
+            for (uint32_t j = 0; j < ny; j += 16) {
+                int32_t y = (int32_t)((int64_t)y0 + j);
+                if (!((float)y < top)) break;
+                place p = place_of(x, y, z);
+                int nomem = 0;
+                get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
+                if (nomem) {
+                    w_free(w, h, bytes);
+                    return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
+                }
+                j -= (uint32_t)(y & 15); /* next chunk row */
+            }
+        }
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t i = 0; i < nx; i++) {
+            float top = h[(size_t)k * nx + i];
+            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
+            wk__vchunk *c = NULL;
+            int32_t ccy = 0;
+            for (uint32_t j = 0; j < ny; j++) {
+                int32_t y = (int32_t)((int64_t)y0 + j);
+                place p = place_of(x, y, z);
+                if (!c || ccy != p.cy) {
+                    int nomem = 0;
+                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
+                    ccy = p.cy;
+                }
+                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0);
+            }
+        }
+    w_free(w, h, bytes);
     return WK_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "voxel_dense.h"
 #include "wk_checks.h"
+#include "worldkern/noise.h"
 #include "worldkern/voxel.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -738,6 +739,51 @@ int wk_check_voxel_set_box(void) {
     free(v);
     wk_voxel_world_destroy(a);
     wk_voxel_world_destroy(b);
+    return fails;
+}
+
+int wk_check_voxel_set_terrain(void) {
+    int fails = 0;
+    wk_voxel_world *w = new_world();
+    /* bricks and solids above and below that the terrain overwrites */
+    wk_rng rng = {61};
+    for (int i = 0; i < 200; i++)
+        wk_voxel_set_sub(w, -30 + (int32_t)(wk_rng_u64(&rng) % 60), -5 + (int32_t)(wk_rng_u64(&rng) % 50),
+                         -20 + (int32_t)(wk_rng_u64(&rng) % 40), random_mask(&rng));
+    wk_fbm f = WK_FBM_DEFAULTS;
+    f.frequency = 1.0 / 16;
+    const int32_t x0 = -27, z0 = -13, y0 = -3;
+    const uint32_t nx = 45, nz = 33, ny = 41;
+    EXPECT(wk_voxel_set_terrain(w, &f, x0, z0, nx, nz, y0, ny, 15.0f, 20.0f, NULL) == WK_OK, "set_terrain: %s",
+           wk_last_error_detail());
+    float *h = malloc(nx * nz * sizeof(float));
+    wk_grid2 g = {x0, z0, nx, nz, 1.0, nx, {0, 0}};
+    EXPECT(wk_noise_fbm2_grid(&f, &g, h, NULL) == WK_OK, "fbm");
+    int solid_seen = 0, empty_seen = 0;
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t i = 0; i < nx; i++) {
+            float top = 15.0f + 20.0f * h[k * nx + i];
+            for (uint32_t j = 0; j < ny; j++) {
+                int32_t y = y0 + (int32_t)j;
+                uint64_t m = 1;
+                wk_voxel_get_block(w, x0 + (int32_t)i, y, z0 + (int32_t)k, &m);
+                uint64_t expect = (float)y < top ? WK_VOXEL_FULL : 0;
+                solid_seen += expect != 0;
+                empty_seen += expect == 0;
+                EXPECT(m == expect, "terrain block (%d, %d, %d): %llx, height %g", x0 + (int32_t)i, y, z0 + (int32_t)k,
+                       (unsigned long long)m, top);
+            }
+        }
+    EXPECT(solid_seen > 1000 && empty_seen > 1000, "terrain too flat: %d solid, %d empty", solid_seen, empty_seen);
+    f.octaves = 0;
+    EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_INVALID_ARG, "bad fbm");
+    f.octaves = 3;
+    EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 4, 4, 0, 4, NAN, 1, NULL) == WK_ERR_NOT_FINITE, "NaN base");
+    EXPECT(wk_voxel_set_terrain(w, NULL, 0, 0, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_NULL, "NULL f");
+    EXPECT(wk_voxel_set_terrain(w, &f, 0, INT32_MAX, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_OVERFLOW, "overflow");
+    EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 0, 4, 0, 4, 0, 1, NULL) == WK_OK, "empty");
+    free(h);
+    wk_voxel_world_destroy(w);
     return fails;
 }
 

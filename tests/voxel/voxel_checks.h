@@ -12,6 +12,7 @@
     X(voxel_segments_vs_dense, plain)      \
     X(voxel_points_vs_dense, plain)        \
     X(voxel_set_box, plain)                \
+    X(voxel_set_terrain, plain)            \
     X(voxel_camera, plain)                 \
     X(voxel_allocator, plain)              \
     X(voxel_bad_input, plain)
