@@ -30,16 +30,14 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
 
 enum { L = 8 };
 
-typedef struct packet {
-    double o[3][L], d[3][L], inv[3][L];
-    double limit[L], len[L], ks[L];
-    int64_t q[3][L];
-    int64_t face[L];
-    int64_t cc[3][L];           /* chunk coordinates cached per lane */
-    uint64_t chunk[L];          /* the cached chunk (pointer), 0 = none */
-    uint64_t groups[L];         /* 1 when the chunk exists */
-    size_t idx[L];              /* the lane's ray */
-} packet;
+/* The lanes' state, kept in registers: lanes are changed one at a time
+ * with masked broadcasts (never scalar stores that a vector load would
+ * have to wait for). */
+typedef struct lanes {
+    __m512d o[3], d[3], inv[3], len, limit, ks;
+    __m512i q[3], face, cc[3], chunk;
+    size_t idx[L];
+} lanes;
 
 static void write_miss(const wk_hits *h, size_t i) {
     h->t[i] = INFINITY;
@@ -50,25 +48,10 @@ static void write_miss(const wk_hits *h, size_t i) {
     h->face[i] = -1;
 }
 
-/* The hit of lane l at its cell (as the reference writes it). */
-static void write_hit(const packet *p, int l, int sub, const wk_hits *h) {
-    size_t i = p->idx[l];
-    double t = p->ks[l] * p->len[l] + 0.0;
-    if (!(t <= p->limit[l])) {
-        write_miss(h, i);
-        return;
-    }
-    h->t[i] = (float)t;
-    h->x[i] = (int32_t)(p->q[0][l] >> 2);
-    h->y[i] = (int32_t)(p->q[1][l] >> 2);
-    h->z[i] = (int32_t)(p->q[2][l] >> 2);
-    h->sub[i] = (int8_t)sub;
-    h->face[i] = (int8_t)p->face[l];
-}
-
 /* Fills lane l with the next ray that needs a walk; 0 when none is left. */
-static int refill(packet *p, int l, const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t *next,
-                  size_t end) {
+static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
+                                                        const wk_rays *r, const wk_hits *h, size_t *next,
+                                                        size_t end) {
     while (*next < end) {
         size_t i = (*next)++;
         wk__vray ray;
@@ -87,50 +70,57 @@ static int refill(packet *p, int l, const struct wk_voxel_world *w, const wk_ray
             write_miss(h, i);
             continue;
         }
+        const __mmask8 m = (__mmask8)(1u << l);
         for (int a = 0; a < 3; a++) {
-            p->o[a][l] = ray.o[a];
-            p->d[a][l] = ray.d[a];
-            p->inv[a][l] = st.inv[a];
-            p->q[a][l] = st.q[a];
-            p->cc[a][l] = INT64_MAX; /* no chunk cached */
+            p->o[a] = _mm512_mask_mov_pd(p->o[a], m, _mm512_set1_pd(ray.o[a]));
+            p->d[a] = _mm512_mask_mov_pd(p->d[a], m, _mm512_set1_pd(ray.d[a]));
+            p->inv[a] = _mm512_mask_mov_pd(p->inv[a], m, _mm512_set1_pd(st.inv[a]));
+            p->q[a] = _mm512_mask_set1_epi64(p->q[a], m, st.q[a]);
+            p->cc[a] = _mm512_mask_set1_epi64(p->cc[a], m, INT64_MAX); /* no chunk cached */
         }
-        p->limit[l] = ray.limit;
-        p->len[l] = st.len;
-        p->ks[l] = st.ks;
-        p->face[l] = st.face;
-        p->chunk[l] = 0;
-        p->groups[l] = 0;
+        p->limit = _mm512_mask_mov_pd(p->limit, m, _mm512_set1_pd(ray.limit));
+        p->len = _mm512_mask_mov_pd(p->len, m, _mm512_set1_pd(st.len));
+        p->ks = _mm512_mask_mov_pd(p->ks, m, _mm512_set1_pd(st.ks));
+        p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
+        p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
         p->idx[l] = i;
         return 1;
     }
     return 0;
 }
 
-#define LD(a) _mm512_load_pd(a)
-#define LDI(a) _mm512_load_si512((const void *)(a))
-
 static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
                            size_t end) {
-    _Alignas(64) packet p;
-    memset(&p, 0, sizeof p);
+    lanes p;
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p.o[a] = p.d[a] = p.inv[a] = zd;
+        p.q[a] = p.cc[a] = zero;
+    }
+    p.len = p.limit = p.ks = zd;
+    p.face = p.chunk = zero;
+    memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
     __mmask8 act = 0;
     for (int l = 0; l < L; l++)
         if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
-    if (!w->has_bounds) return;
+    if (!act) return;
     const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
     const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3), zero = _mm512_setzero_si512();
-    const __m512d zd = _mm512_setzero_pd(), inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25),
-                  four = _mm512_set1_pd(4.0), onev = _mm512_set1_pd(1.0),
-                  margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
     const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
+    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L];
+    _Alignas(64) double tks[L], tlen[L], tlim[L], to[3][L], td[3][L], tes[L];
+    _Alignas(64) uint64_t tchunk[L];
     while (act) {
-        __m512i q[3] = {LDI(p.q[0]), LDI(p.q[1]), LDI(p.q[2])};
+        __m512i *q = p.q;
         __mmask8 done = 0, hits = 0;
         /* leaving the bounds: a miss */
         __mmask8 out = 0;
@@ -141,23 +131,25 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         __mmask8 live = act & (__mmask8)~out;
         /* chunk lookups where a lane entered another chunk */
         __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
-        __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], LDI(p.cc[0])) |
-                                   _mm512_cmpneq_epi64_mask(c3[1], LDI(p.cc[1])) |
-                                   _mm512_cmpneq_epi64_mask(c3[2], LDI(p.cc[2])));
+        __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p.cc[0]) |
+                                   _mm512_cmpneq_epi64_mask(c3[1], p.cc[1]) |
+                                   _mm512_cmpneq_epi64_mask(c3[2], p.cc[2]));
         if (changed) {
-            for (int a = 0; a < 3; a++) _mm512_mask_storeu_epi64(p.cc[a], changed, c3[a]);
+            for (int a = 0; a < 3; a++) {
+                p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
+                _mm512_store_si512((void *)tc[a], c3[a]);
+            }
             for (unsigned m = changed; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                const wk__vchunk *c = wk__vfind(w, (int32_t)p.cc[0][l], (int32_t)p.cc[1][l], (int32_t)p.cc[2][l]);
-                p.chunk[l] = (uint64_t)(uintptr_t)c;
-                p.groups[l] = c != NULL; /* an emptied chunk: its groups read empty below */
+                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
             }
         }
-        const __m512i chunk = LDI(p.chunk);
+        const __m512i chunk = p.chunk;
         /* An absent chunk is a node of 64^3 cells. A chunk present but
          * empty (emptied by edits) is walked group by group here, where the
          * reference leaves it at once: the first solid cell is the same. */
-        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(LDI(p.groups), zero);
+        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(chunk, zero);
         __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
         g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 4), three), 2));
         g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 4), three), 4));
@@ -177,20 +169,47 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             __m512i brick = _mm512_mask_i64gather_epi64(
                 zero, occbit, _mm512_add_epi64(_mm512_add_epi64(chunk, off_brick), g8), (void *)0, 1);
             __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
-            __mmask8 solid = occbit & (__mmask8)~isbrick;
-            for (unsigned m = solid; m; m &= m - 1) write_hit(&p, __builtin_ctz(m), -1, h);
-            hits |= solid;
-            for (unsigned m = isbrick; m; m &= m - 1) {
-                int l = __builtin_ctz(m);
-                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)p.chunk[l];
-                uint64_t ux = (uint64_t)p.q[0][l], uy = (uint64_t)p.q[1][l], uz = (uint64_t)p.q[2][l];
-                int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-                int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                if ((mk >> sub) & 1) {
-                    write_hit(&p, l, sub, h);
-                    hits |= (__mmask8)(1u << l);
+            hits = occbit & (__mmask8)~isbrick;
+            _Alignas(64) int64_t tsub[L];
+            _mm512_store_si512((void *)tsub, _mm512_set1_epi64(-1));
+            if (isbrick) {
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
+                _mm512_store_si512((void *)tchunk, chunk);
+                for (unsigned m = isbrick; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    if ((mk >> sub) & 1) {
+                        tsub[l] = sub;
+                        hits |= (__mmask8)(1u << l);
+                    }
+                }
+            }
+            if (hits) {
+                /* t = ks * len + 0.0, counted when t <= tmax (as the reference) */
+                __m512d t = _mm512_add_pd(_mm512_mul_pd(p.ks, p.len), zd);
+                __mmask8 in = hits & _mm512_cmp_pd_mask(t, p.limit, _CMP_LE_OQ);
+                _Alignas(64) double tt[L];
+                _mm512_store_pd(tt, t);
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
+                _mm512_store_si512((void *)tface, p.face);
+                for (unsigned m = hits; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    size_t i = p.idx[l];
+                    if (!((in >> l) & 1)) {
+                        write_miss(h, i);
+                        continue;
+                    }
+                    h->t[i] = (float)tt[l];
+                    h->x[i] = (int32_t)tq[0][l];
+                    h->y[i] = (int32_t)tq[1][l];
+                    h->z[i] = (int32_t)tq[2][l];
+                    h->sub[i] = (int8_t)tsub[l];
+                    h->face[i] = (int8_t)tface[l];
                 }
             }
             done |= hits;
@@ -199,7 +218,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         if (live) {
             /* the exit plane: estimates, then exact quotients near ties */
             const __m512i Nm1 = _mm512_sub_epi64(N, one);
-            __m512d o[3] = {LD(p.o[0]), LD(p.o[1]), LD(p.o[2])}, d[3] = {LD(p.d[0]), LD(p.d[1]), LD(p.d[2])};
+            __m512d *o = p.o, *d = p.d;
             __m512i base[3], P[3];
             __m512d num[3], est[3];
             __mmask8 pos[3], mov[3];
@@ -211,7 +230,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                 base[a] = _mm512_andnot_si512(Nm1, q[a]);
                 P[a] = _mm512_mask_add_epi64(base[a], pos[a], base[a], N);
                 num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
-                est[a] = _mm512_mul_pd(num[a], LD(p.inv[a]));
+                est[a] = _mm512_mul_pd(num[a], p.inv[a]);
                 __mmask8 take = live & mov[a] &
                                 (_mm512_cmplt_epi64_mask(ea, zero) | _mm512_cmp_pd_mask(est[a], best, _CMP_LT_OQ));
                 best = _mm512_mask_mov_pd(best, take, est[a]);
@@ -230,29 +249,29 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                 __mmask8 m = live & mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)) &
                              _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
                 if (!m) continue;
-                __m512d s = _mm512_mask_div_pd(es, m, num[a], d[a]);
+                __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
                 /* key (es, ea) <= (s, a)? */
-                __mmask8 le = _mm512_cmp_pd_mask(es, s, _CMP_LT_OQ) |
-                              (_mm512_cmp_pd_mask(es, s, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, _mm512_set1_epi64(a)));
+                __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
+                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, _mm512_set1_epi64(a)));
                 __mmask8 upd = m & (__mmask8)~le;
-                es = _mm512_mask_mov_pd(es, upd, s);
+                es = _mm512_mask_mov_pd(es, upd, s2);
                 ea = _mm512_mask_mov_epi64(ea, upd, _mm512_set1_epi64(a));
             }
-            __m512d len = LD(p.len), limit = LD(p.limit);
-            __mmask8 over = live & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, len), limit, _CMP_LE_OQ);
+            __mmask8 over = live & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
             done |= over;
             live &= (__mmask8)~over;
             for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
             /* the other axes: from the position, exact fix-up near a plane */
             __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
             __mmask8 fix[3] = {0, 0, 0};
+            __m512i qold[3] = {q[0], q[1], q[2]};
             if (big) {
-                for (int b = 0; b < 3; b++) {
-                    __mmask8 m = big & mov[b] & (__mmask8)~is[b];
+                for (int b2 = 0; b2 < 3; b2++) {
+                    __mmask8 m = big & mov[b2] & (__mmask8)~is[b2];
                     if (!m) continue;
-                    __m512d sd = _mm512_mul_pd(es, d[b]);
-                    __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b], sd), four);
-                    __m512d lo = _mm512_cvtepi64_pd(base[b]), hi = _mm512_cvtepi64_pd(_mm512_add_epi64(base[b], N));
+                    __m512d sd = _mm512_mul_pd(es, d[b2]);
+                    __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
+                    __m512d lo = _mm512_cvtepi64_pd(base[b2]), hi = _mm512_cvtepi64_pd(_mm512_add_epi64(base[b2], N));
                     __mmask8 inr = _mm512_cmp_pd_mask(x4, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(x4, hi, _CMP_LT_OQ);
                     __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
                     __m512i c = _mm512_maskz_cvttpd_epi64(inr & m, fl);
@@ -261,44 +280,42 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                     __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
                     __mmask8 ok = inr & m & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
                                   _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
-                    __mmask8 mono = (pos[b] & _mm512_cmpge_epi64_mask(c, q[b])) |
-                                    ((__mmask8)~pos[b] & _mm512_cmple_epi64_mask(c, q[b]));
+                    __mmask8 mono = (pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
+                                    ((__mmask8)~pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
                     ok &= mono;
-                    q[b] = _mm512_mask_mov_epi64(q[b], ok, c);
-                    fix[b] = m & (__mmask8)~ok;
+                    q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
+                    fix[b2] = m & (__mmask8)~ok;
+                }
+            }
+            if (fix[0] | fix[1] | fix[2]) {
+                _mm512_store_pd(tes, es);
+                _mm512_store_si512((void *)tea, ea);
+                _mm512_store_si512((void *)tN, N);
+                for (int b2 = 0; b2 < 3; b2++) {
+                    if (!fix[b2]) continue;
+                    _mm512_store_si512((void *)tbase[b2], base[b2]);
+                    _mm512_store_si512((void *)tq[b2], qold[b2]);
+                    _mm512_store_pd(to[b2], o[b2]);
+                    _mm512_store_pd(td[b2], d[b2]);
+                    for (unsigned m = fix[b2]; m; m &= m - 1) {
+                        int l = __builtin_ctz(m);
+                        int step = td[b2][l] > 0 ? 1 : -1;
+                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                             (int)tea[l], lim);
+                        q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
+                    }
                 }
             }
             /* the exit axis steps out of the node */
             for (int a = 0; a < 3; a++) {
                 __m512i nq = _mm512_mask_sub_epi64(P[a], (__mmask8)~pos[a], P[a], one);
                 q[a] = _mm512_mask_mov_epi64(q[a], live & is[a], nq);
-            }
-            __m512i face = LDI(p.face);
-            for (int a = 0; a < 3; a++) {
                 __m512i f = _mm512_mask_add_epi64(_mm512_set1_epi64(2 * a), (__mmask8)~pos[a],
                                                   _mm512_set1_epi64(2 * a), one);
-                face = _mm512_mask_mov_epi64(face, live & is[a], f);
+                p.face = _mm512_mask_mov_epi64(p.face, live & is[a], f);
             }
-            _mm512_mask_store_pd(p.ks, live, es);
-            _mm512_mask_store_epi64(p.face, live, face);
-            for (int a = 0; a < 3; a++) _mm512_mask_store_epi64(p.q[a], live, q[a]);
-            if (fix[0] | fix[1] | fix[2]) {
-                _Alignas(64) double esv[L];
-                _Alignas(64) int64_t eav[L], basev[3][L], Nv[L];
-                _mm512_store_pd(esv, es);
-                _mm512_store_si512((void *)eav, ea);
-                _mm512_store_si512((void *)Nv, N);
-                for (int b = 0; b < 3; b++) _mm512_store_si512((void *)basev[b], base[b]);
-                for (int b = 0; b < 3; b++)
-                    for (unsigned m = fix[b]; m; m &= m - 1) {
-                        int l = __builtin_ctz(m);
-                        int step = p.d[b][l] > 0 ? 1 : -1;
-                        /* the cell before this step: the exit axis moved, this one did not */
-                        int64_t lim = step > 0 ? basev[b][l] + Nv[l] - 1 : basev[b][l];
-                        p.q[b][l] = wk__voxel_exact_advance(p.q[b][l], step, b, p.o[b][l], p.d[b][l], esv[l],
-                                                            (int)eav[l], lim);
-                    }
-            }
+            p.ks = _mm512_mask_mov_pd(p.ks, live, es);
         }
         for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= (__mmask8)~done;
@@ -307,6 +324,9 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
         }
     }
+    (void)tlen;
+    (void)tlim;
+    (void)tks;
 }
 
 const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
