@@ -39,7 +39,28 @@ struct wk_voxel_world {
     uint64_t bytes, solid_blocks, bricks;
     int has_bounds;         /* some chunk has been nonempty */
     int32_t lo[3], hi[3];   /* chunk bounds (inclusive) of every chunk ever nonempty */
+    /* The chunk directory, an acceleration the casts use when present: a
+     * dense box of chunk pointers (NULL = no chunk) with its low corner at
+     * chunk dlo and dn chunks per axis, containing the bounds; every chunk
+     * inside it is in it. Rebuilt larger when the bounds outgrow it;
+     * dropped (dir == NULL, casts use the table) when it would exceed
+     * WK__VDIR_MAX entries or its allocation fails. */
+    wk__vchunk **dir;
+    int64_t dlo[3];
+    uint64_t dn[3];
+    size_t dir_entries;
 };
+
+/* The directory's largest size: 2^22 entries (32 MiB of pointers), and no
+ * more than max(2^16, 64 per chunk). */
+#define WK__VDIR_MAX ((uint64_t)1 << 22)
+
+/* The chunk at chunk coordinates inside the bounds, from the directory
+ * (w->dir must not be NULL). */
+static inline const wk__vchunk *wk__vdir_get(const struct wk_voxel_world *w, int64_t cx, int64_t cy, int64_t cz) {
+    return w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                  (uint64_t)(cx - w->dlo[0])];
+}
 
 static inline uint64_t wk__vhash(int32_t cx, int32_t cy, int32_t cz) {
     uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull;

@@ -115,6 +115,8 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
                   onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
+    const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
     const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
     _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L];
     _Alignas(64) double tks[L], tlen[L], tlim[L], to[3][L], td[3][L], tes[L];
@@ -135,14 +137,20 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                                    _mm512_cmpneq_epi64_mask(c3[1], p.cc[1]) |
                                    _mm512_cmpneq_epi64_mask(c3[2], p.cc[2]));
         if (changed) {
-            for (int a = 0; a < 3; a++) {
-                p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
-                _mm512_store_si512((void *)tc[a], c3[a]);
-            }
-            for (unsigned m = changed; m; m &= m - 1) {
-                int l = __builtin_ctz(m);
-                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
+            for (int a = 0; a < 3; a++) p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
+            if (w->dir) {
+                /* the directory: one gather (lanes are inside the bounds) */
+                __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
+                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
+                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
+                p.chunk = _mm512_mask_i64gather_epi64(p.chunk, changed, i, (const void *)w->dir, 8);
+            } else {
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
+                for (unsigned m = changed; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
+                }
             }
         }
         const __m512i chunk = p.chunk;

@@ -154,7 +154,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         /* Inside the bounds: find the largest empty node around q. */
         int64_t cx = q[0] >> 6, cy = q[1] >> 6, cz = q[2] >> 6; /* arithmetic shifts (floor) */
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
-            chunk = wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+            chunk = w->dir ? wk__vdir_get(w, cx, cy, cz) : wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
             ccx = cx;
             ccy = cy;
             ccz = cz;

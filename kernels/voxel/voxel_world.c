@@ -76,6 +76,7 @@ void wk_voxel_world_destroy(wk_voxel_world *w) {
         w_free(w, c, sizeof *c);
     }
     w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
+    w_free(w, w->dir, w->dir_entries * sizeof(wk__vchunk *));
     wk_voxel_alloc hooks = w->hooks;
     hooks.free(hooks.user, w, sizeof *w);
 }
@@ -126,7 +127,52 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
     w->table[i].unused = 0;
     w->table[i].c = c;
     w->chunks++;
+    if (w->dir) {
+        int64_t cc[3] = {cx, cy, cz};
+        int inside = 1;
+        for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
+        if (inside) w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                           (uint64_t)(cx - w->dlo[0])] = c;
+    }
     return c;
+}
+
+/* Builds the directory around the bounds with room to grow (half the
+ * extent plus 2 chunks on each side), or drops it when too large or out of
+ * memory. Casts are exact either way. */
+static void rebuild_dir(world *w) {
+    int64_t lo[3], n[3];
+    uint64_t entries = 1;
+    for (int a = 0; a < 3; a++) {
+        int64_t ext = (int64_t)w->hi[a] - w->lo[a] + 1, m = ext / 2 + 2;
+        int64_t l = (int64_t)w->lo[a] - m, h = (int64_t)w->hi[a] + m;
+        if (l < -((int64_t)1 << 27)) l = -((int64_t)1 << 27);
+        if (h > ((int64_t)1 << 27) - 1) h = ((int64_t)1 << 27) - 1;
+        lo[a] = l;
+        n[a] = h - l + 1;
+        entries = entries > WK__VDIR_MAX ? entries : entries * (uint64_t)n[a];
+    }
+    uint64_t cap = w->chunks * 64 > ((uint64_t)1 << 16) ? w->chunks * 64 : ((uint64_t)1 << 16);
+    wk__vchunk **dir = NULL;
+    if (entries <= WK__VDIR_MAX && entries <= cap) dir = w_alloc(w, (size_t)entries * sizeof *dir);
+    w_free(w, w->dir, w->dir_entries * sizeof *dir);
+    w->dir = dir;
+    w->dir_entries = dir ? (size_t)entries : 0;
+    if (!dir) return;
+    memset(dir, 0, (size_t)entries * sizeof *dir);
+    for (int a = 0; a < 3; a++) {
+        w->dlo[a] = lo[a];
+        w->dn[a] = (uint64_t)n[a];
+    }
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        const wk__vslot *t = &w->table[i];
+        if (!t->c) continue;
+        int64_t cc[3] = {t->cx, t->cy, t->cz};
+        int inside = 1;
+        for (int a = 0; a < 3; a++) inside &= cc[a] >= lo[a] && cc[a] - lo[a] < n[a];
+        if (inside) dir[((uint64_t)(cc[2] - lo[2]) * (uint64_t)n[1] + (uint64_t)(cc[1] - lo[1])) * (uint64_t)n[0] +
+                        (uint64_t)(cc[0] - lo[0])] = t->c;
+    }
 }
 
 static void note_bounds(world *w, const wk__vchunk *c) {
@@ -134,12 +180,20 @@ static void note_bounds(world *w, const wk__vchunk *c) {
     if (!w->has_bounds) {
         for (int a = 0; a < 3; a++) w->lo[a] = w->hi[a] = cc[a];
         w->has_bounds = 1;
+        rebuild_dir(w);
         return;
     }
+    int grew = 0;
     for (int a = 0; a < 3; a++) {
-        if (cc[a] < w->lo[a]) w->lo[a] = cc[a];
-        if (cc[a] > w->hi[a]) w->hi[a] = cc[a];
+        if (cc[a] < w->lo[a]) w->lo[a] = cc[a], grew = 1;
+        if (cc[a] > w->hi[a]) w->hi[a] = cc[a], grew = 1;
     }
+    if (!grew) return;
+    /* keep the directory containing the bounds, or go without one */
+    int inside = w->dir != NULL;
+    for (int a = 0; a < 3 && inside; a++)
+        inside = w->lo[a] >= w->dlo[a] && (uint64_t)((int64_t)w->hi[a] - w->dlo[a]) < w->dn[a];
+    if (!inside) rebuild_dir(w);
 }
 
 typedef struct place {

@@ -423,6 +423,10 @@ static int random_vs_dense(uint64_t seed, int worlds, int32_t base, size_t nrays
         dense_world dw = dense_new(x0, y0, z0, nx, ny, nz);
         wk_voxel_world *w = new_world();
         random_world(w, &dw, &rng);
+        /* Every third world gets a far block that no ray of the test can
+         * reach (one block thousands of blocks away, off every diagonal): its bounds are too large for
+         * the chunk directory, so chunks are looked up in the hash table. */
+        if (wi % 3 == 2) wk_voxel_set_block(w, dw.x0 + 3000, dw.y0 + 3500, dw.z0 + 4100, 1);
         ray_set rs = rays_new(nrays);
         random_rays(&rs, &dw, &rng);
         int with_tmax = (int)(wk_rng_u64(&rng) % 4 != 0);
@@ -589,6 +593,8 @@ int wk_check_voxel_raycast_isa(void) {
                         wk_voxel_set_block(w, x, y, z, 0);
                         dense_set(&dw, x, y, z, 0);
                     }
+        if (si % 4 == 3) /* a far block: bounds too large for the chunk directory, lookups by hash */
+            wk_voxel_set_block(w, 3000, 3000, 3000, 1);
         ray_set rs = rays_new(sizes[si]);
         random_rays(&rs, &dw, &rng);
         cast_ctx ctx = {w, &rs, (int)(si & 1)};
