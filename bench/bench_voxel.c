@@ -6,7 +6,6 @@
  * surface blocks are carved into random bricks (half their sub-voxels).
  *   camera1024: 1024 x 1024 pinhole rays from above one corner, looking across
  *   random1M: 2^20 rays from random points in the air, random directions
- * (voxel/raycast/avx2 runs the scalar reference: that packet path is absent.)
  * The world is built once; every benchmark of a kernel compares its output
  * with the scalar reference (memcmp) before timing.
  *

@@ -58,11 +58,11 @@
  *
  * ## Batches, instruction sets, threads
  * Rays are structure of arrays. The batch is cut into blocks of 64 rays
- * that the threads share (wk_exec); with AVX-512 each block is walked in
- * packets of 8 rays in double lanes, a finished lane refilled with the
- * next ray at once. AVX2 and NEON run the scalar reference (their packet
- * paths are not written). Every ISA, thread count and cut of the batch
- * gives bit-identical outputs.
+ * that the threads share (wk_exec); with AVX-512 (AVX2) each block is
+ * walked in packets of 8 (4) rays in double lanes, a finished lane refilled
+ * with the next ray at once. NEON runs the scalar reference (its packet
+ * path is not written). Every ISA, thread count and cut of the batch gives
+ * bit-identical outputs.
  */
 #ifndef WORLDKERN_VOXEL_H
 #define WORLDKERN_VOXEL_H
