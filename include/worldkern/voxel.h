@@ -57,7 +57,7 @@
  * empty chunks in between (64^3 cells per step).
  *
  * ## Batches, instruction sets, threads
- * Rays are structure of arrays. The batch is cut into blocks of 64 rays
+ * Rays are structure of arrays. The batch is cut into blocks of 512 rays
  * that the threads share (wk_exec); with AVX-512 (AVX2) each block is
  * walked in packets of 8 (4) rays in double lanes, a finished lane refilled
  * with the next ray at once. NEON runs the scalar reference (its packet

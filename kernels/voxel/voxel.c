@@ -14,7 +14,7 @@ WK__DISPATCH_SIMD(wk__voxel_kernels, voxel_kernels)
  * permutation of blocks), so that the contiguous task ranges the threads
  * get each sample the whole batch: camera batches are costly in some
  * rows and cheap in others. Results do not depend on it. */
-enum { RAY_BLOCK = 64, RAY_WORK = RAY_BLOCK * 256 };
+enum { RAY_BLOCK = 512, RAY_WORK = RAY_BLOCK * 256 };
 
 static const double COORD_LIMIT = 2147483648.0; /* 2^31 */
 
