@@ -15,7 +15,12 @@
  * per group. Every summary (chunk nonempty, group nonempty, block solid or
  * brick) is updated exactly by each edit in O(1): there is no rebuild step,
  * and an edit is visible to the next ray cast. The world's bounds (the
- * chunks ever made nonempty) only grow.
+ * chunks ever made nonempty) only grow. A dense directory of chunk
+ * pointers over the bounds (with room to grow on every side) speeds up the
+ * casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
+ * at least twice as large (amortized O(1) per edit), and a world too
+ * sprawling for one (over 2^22 entries, or 64 per chunk) goes without:
+ * lookups then use the hash map, with the same results.
  *
  * Memory: the world allocates on edits (chunks, bricks, the hash table)
  * through the allocator hooks given at creation; ray casts and queries
