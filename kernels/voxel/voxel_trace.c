@@ -123,8 +123,23 @@ int wk__voxel_begin(const struct wk_voxel_world *w, const wk__vray *ray, wk__vst
         for (int b = 0; b < 3; b++) {
             if (b == ea) q[b] = step[b] > 0 ? eP : eP - 1;
             /* one past the bounds at most: beyond is a miss anyway */
-            else if (step[b])
-                q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, step[b] > 0 ? HI[b] : LO[b] - 1);
+            else if (step[b]) {
+                int64_t lim = step[b] > 0 ? HI[b] : LO[b] - 1;
+                /* the position when clearly inside a cell, as in the walk */
+                double sd = es * d[b];
+                double x4 = (o[b] + sd) * 4.0;
+                int64_t lo = step[b] > 0 ? q[b] : lim, hi = step[b] > 0 ? lim : q[b];
+                if (x4 >= (double)lo && x4 < (double)hi + 1.0) {
+                    int64_t c = floor_i64(x4);
+                    double frac = x4 - (double)c;
+                    double eps = (fabs(x4) + 4.0 * fabs(sd)) * REL_MARGIN;
+                    if (frac > eps && frac < 1.0 - eps) {
+                        q[b] = c;
+                        continue;
+                    }
+                }
+                q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, lim);
+            }
         }
         st->ks = es;
         st->face = 2 * ea + (step[ea] > 0 ? 0 : 1);
