@@ -27,8 +27,8 @@
  * never allocate. On WK_ERR_NO_MEMORY an edit leaves the world unchanged.
  *
  * Concurrency: any number of threads may cast rays and query one world at
- * once (they only read it). Edits (set_block, set_sub, set_box, destroy)
- * need exclusive access: no other call on the same world may run during an
+ * once (they only read it). Edits (set_block, set_sub, set_box,
+ * set_terrain, destroy) need exclusive access: no other call on the same world may run during an
  * edit. Different worlds are independent. Edits apply in call order, the
  * last one wins.
  *
@@ -42,10 +42,10 @@
  *  - an axis with d == 0 (+0.0 or -0.0) never steps; any other d (also
  *    subnormal) steps. The plane at lattice coordinate P (P/4 world units)
  *    is crossed at s = (P/4 - o) / d, computed in double from the origin
- *    for every plane (never accumulated). Planes behind or at the origin
- *    in the direction of travel are crossed at s = 0 (so an origin on the
- *    top of a block moving down enters that block at t = 0 through its top
- *    face, face 3);
+ *    for every plane (never accumulated). With an origin exactly on a
+ *    plane and moving down that axis, that plane bounds the start cell
+ *    and is crossed at s = 0 (so an origin on the top of a block moving
+ *    down enters that block at t = 0 through its top face, face 3);
  *  - events are taken in order of s; on equal s (a ray through an edge or
  *    a corner) x steps before y before z. This tie order is the same in
  *    every path (reference, SIMD, segments);
