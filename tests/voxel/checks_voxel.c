@@ -430,9 +430,18 @@ static int random_vs_dense(uint64_t seed, int worlds, int32_t base, size_t nrays
         ray_set rs = rays_new(nrays);
         random_rays(&rs, &dw, &rng);
         int with_tmax = (int)(wk_rng_u64(&rng) % 4 != 0);
-        wk_status s = cast(w, &rs, with_tmax, NULL);
-        EXPECT(s == WK_OK, "%s: status %d (%s)", what, s, wk_last_error_detail());
-        for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, with_tmax, what);
+        /* every ISA against the dense walk (the harness compares them too, on fewer worlds) */
+        int isas[WK_ISA_COUNT];
+        int nisa = wk_supported_isas(isas);
+        for (int k = 0; k < nisa; k++) {
+            wk_exec e = wk_exec_for(isas[k], 1);
+            char label[96];
+            snprintf(label, sizeof label, "%s (%s)", what, wk_isa_name((wk_isa)isas[k]));
+            wk_status s = cast(w, &rs, with_tmax, &e);
+            EXPECT(s == WK_OK, "%s: status %d (%s)", label, s, wk_last_error_detail());
+            for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++)
+                fails += same_as_dense(&dw, &rs, i, with_tmax, label);
+        }
         rays_free(&rs);
         dense_free(&dw);
         wk_voxel_world_destroy(w);
