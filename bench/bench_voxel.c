@@ -6,6 +6,8 @@
  * surface blocks are carved into random bricks (half their sub-voxels).
  *   camera1024: 1024 x 1024 pinhole rays from above one corner, looking across
  *   random1M: 2^20 rays from random points in the air, random directions
+ *   random4k: the first 4096 of those, one call each (a frame's worth of
+ *   game queries: per-call overhead included)
  * The world is built once; every benchmark of a kernel compares its output
  * with the scalar reference (memcmp) before timing.
  *
@@ -45,7 +47,7 @@ static struct scene {
     int state; /* 0 not built, 1 ok, -1 failed */
     wk_voxel_world *w;
     float *height;
-    ray_buf camera, random, march;
+    ray_buf camera, random, small, march;
     uint64_t bricks;
 } scene;
 
@@ -154,18 +156,24 @@ static int build_scene(void) {
         } while (l2 > 1 || l2 < 1e-6);
         for (int a = 0; a < 3; a++) r->d[a][i] = (float)d[a];
     }
+    ray_buf *sm = &scene.small;
+    if (!ray_buf_alloc(sm, 4096)) return 0;
+    for (int a = 0; a < 3; a++) {
+        memcpy(sm->o[a], r->o[a], 4096 * sizeof(float));
+        memcpy(sm->d[a], r->d[a], 4096 * sizeof(float));
+    }
     wk_exec scalar = WK_EXEC_DEFAULTS;
     scalar.isa = WK_ISA_SCALAR;
     scalar.threads = 1;
     if (cast(&scene.camera, 1, &scalar) != WK_OK || cast(&scene.random, 1, &scalar) != WK_OK ||
-        cast(&scene.march, 1, &scalar) != WK_OK)
+        cast(&scene.march, 1, &scalar) != WK_OK || cast(&scene.small, 1, &scalar) != WK_OK)
         return 0;
     scene.state = 1;
     return 1;
 }
 
 typedef struct bcase {
-    int kind; /* 0 camera, 1 random, 2 points, 3 edits, 4 march */
+    int kind; /* 0 camera, 1 random, 2 points, 3 edits, 4 march, 5 random4k */
     wk_isa isa;
     int threads;
 } bcase;
@@ -178,7 +186,7 @@ static void fail(wk_bench_state *st, const char *msg) {
 static void bm_raycast(wk_bench_state *st, void *vctx) {
     const bcase *c = vctx;
     if (!build_scene()) return fail(st, "scene setup failed");
-    ray_buf *r = c->kind == 0 ? &scene.camera : &scene.random;
+    ray_buf *r = c->kind == 0 ? &scene.camera : c->kind == 5 ? &scene.small : &scene.random;
     wk_exec e = WK_EXEC_DEFAULTS;
     e.isa = c->isa;
     e.threads = c->threads;
@@ -346,6 +354,17 @@ void wk_bench_register_voxel(void) {
                     snprintf(name, sizeof name, "voxel/points/%s/1M/t%d", wk_isa_name(isas[i]), c->threads);
                 wk_bench_register(name, kind < 2 ? bm_raycast : bm_points, c, c->threads);
             }
+    for (int t = 0; t < (all > 1 ? 2 : 1); t++)
+        for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+            if (!wk_isa_supported(isas[i])) continue;
+            bcase *c = &cases[n++];
+            c->kind = 5;
+            c->isa = isas[i];
+            c->threads = t ? all : 1;
+            char name[128];
+            snprintf(name, sizeof name, "voxel/raycast/%s/random4k/t%d", wk_isa_name(isas[i]), c->threads);
+            wk_bench_register(name, bm_raycast, c, c->threads);
+        }
     bcase *e = &cases[n++];
     e->kind = 3;
     e->isa = WK_ISA_SCALAR;
