@@ -133,6 +133,11 @@ int wk__voxel_begin(const struct wk_voxel_world *w, const wk__vray *ray, wk__vst
  * from cell q, moving at most to lim. */
 int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, double ks, int ka, int64_t lim);
 
+/* The bits of the 2 x 2 x 2 cells i, j, k in {0, 1} of a 4 x 4 x 4 mask
+ * (bit i + 4j + 16k); shifted left by (index & 0x2A), the aligned pair
+ * block around cell `index`. */
+#define WK__VPAIR UINT64_C(0x0000000000330033)
+
 /* 2^-46: the relative margin of the estimates (see voxel_trace.c). */
 #define WK__VOXEL_REL_MARGIN 1.4210854715202004e-14
 

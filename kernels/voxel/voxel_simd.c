@@ -36,7 +36,7 @@ enum { L = 8 };
  * have to wait for). */
 typedef struct lanes {
     __m512d o[3], d[3], inv[3], len, limit, ks;
-    __m512i q[3], face, cc[3], chunk;
+    __m512i q[3], face, cc[3], chunk, groups;
     size_t idx[L];
 } lanes;
 
@@ -84,6 +84,7 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
         p->ks = _mm512_mask_mov_pd(p->ks, m, _mm512_set1_pd(st.ks));
         p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
         p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
+        p->groups = _mm512_mask_set1_epi64(p->groups, m, 0);
         p->idx[l] = i;
         return 1;
     }
@@ -100,7 +101,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         p.q[a] = p.cc[a] = zero;
     }
     p.len = p.limit = p.ks = zd;
-    p.face = p.chunk = zero;
+    p.face = p.chunk = p.groups = zero;
     memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
     __mmask8 act = 0;
@@ -116,6 +117,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
                   onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
+    const __m512i off_groups = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups));
     const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
     const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
     const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
@@ -145,20 +147,24 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                 i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
                 i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
                 p.chunk = _mm512_mask_i64gather_epi64(p.chunk, changed, i, (const void *)w->dir, 8);
+                /* and the chunk's nonempty-group mask (0 without a chunk) */
+                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(p.chunk, zero);
+                p.groups = _mm512_mask_mov_epi64(p.groups, changed, zero);
+                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(p.chunk, off_groups),
+                                                       (void *)0, 1);
             } else {
                 for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
                 for (unsigned m = changed; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
                     p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
+                    p.groups = _mm512_mask_set1_epi64(p.groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
                 }
             }
         }
         const __m512i chunk = p.chunk;
-        /* An absent chunk is a node of 64^3 cells. A chunk present but
-         * empty (emptied by edits) is walked group by group here, where the
-         * reference leaves it at once: the first solid cell is the same. */
-        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(chunk, zero);
+        /* an absent or empty chunk: a node of 64^3 cells */
+        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p.groups, zero);
         __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
         g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 4), three), 2));
         g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 4), three), 4));
@@ -170,9 +176,15 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 2), three), 2));
         bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 2), three), 4));
         __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
+        /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
+        const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+        __mmask8 gnear = _mm512_test_epi64_mask(p.groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+        __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
         __m512i N = _mm512_set1_epi64(64);
-        N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(16));
-        N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(4));
+        N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
+        N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
+        N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
+        N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
         N = _mm512_mask_mov_epi64(N, occbit, one);
         if (occbit) {
             __m512i brick = _mm512_mask_i64gather_epi64(
@@ -353,7 +365,7 @@ enum { L = 4 };
 
 typedef struct lanes {
     __m256d o[3], d[3], inv[3], len, limit, ks;
-    __m256i q[3], face, cc[3], chunk;
+    __m256i q[3], face, cc[3], chunk, groups;
     size_t idx[L];
 } lanes;
 
@@ -435,6 +447,7 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
         p->ks = sel_d(m, _mm256_set1_pd(st.ks), p->ks);
         p->face = sel_i(m, _mm256_set1_epi64x(st.face), p->face);
         p->chunk = sel_i(m, _mm256_setzero_si256(), p->chunk);
+        p->groups = sel_i(m, _mm256_setzero_si256(), p->groups);
         p->idx[l] = i;
         return 1;
     }
@@ -451,7 +464,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
         p.q[a] = p.cc[a] = zero;
     }
     p.len = p.limit = p.ks = zd;
-    p.face = p.chunk = zero;
+    p.face = p.chunk = p.groups = zero;
     memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
     unsigned act = 0;
@@ -470,6 +483,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                   onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN),
                   absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
     const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    const __m256i off_groups = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, groups));
     const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
     _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
     _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
@@ -492,17 +506,22 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
                 p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i,
                                                       vmask(changed), 8);
+                unsigned got = changed & ne64(p.chunk, zero);
+                p.groups = sel_i(changed, zero, p.groups);
+                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)0,
+                                                       _mm256_add_epi64(p.chunk, off_groups), vmask(got), 1);
             } else {
                 for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
                 for (unsigned m = changed; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
                     p.chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p.chunk);
+                    p.groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p.groups);
                 }
             }
         }
         const __m256i chunk = p.chunk;
-        unsigned hasg = live & ne64(chunk, zero);
+        unsigned hasg = live & ne64(p.groups, zero); /* an absent or empty chunk: 64^3 cells */
         __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
         g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
         g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
@@ -515,9 +534,14 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
         bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
         bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
         unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
+        const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
+        unsigned gnear = ne64(_mm256_and_si256(p.groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
+        unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
         __m256i N = _mm256_set1_epi64x(64);
-        N = sel_i(hasg, _mm256_set1_epi64x(16), N);
-        N = sel_i(hasocc, _mm256_set1_epi64x(4), N);
+        N = sel_i(hasg, _mm256_set1_epi64x(32), N);
+        N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
+        N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
+        N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
         N = sel_i(occbit, one, N);
         if (occbit) {
             __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,

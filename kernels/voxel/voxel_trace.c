@@ -182,8 +182,10 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
             uint64_t occ = chunk->occ[g];
             int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-            if (!occ) N = 16;
-            else if (!((occ >> bb) & 1)) N = 4;
+            /* An empty group (block) inside an empty aligned pair of
+             * groups (blocks) on every axis leaves twice as far. */
+            if (!occ) N = (chunk->groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
+            else if (!((occ >> bb) & 1)) N = (occ & (WK__VPAIR << (bb & 0x2A))) ? 4 : 8;
             else {
                 int sub = -1, solid = 1;
                 if ((chunk->brick[g] >> bb) & 1) {
