@@ -1,0 +1,150 @@
+/* The voxel family's internals: the world's layout, read-only lookups and
+ * the per-ISA kernel table. */
+#ifndef WK_VOXEL_IMPL_H
+#define WK_VOXEL_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "worldkern/voxel.h"
+
+/* A chunk: 16^3 blocks as 4x4x4 groups of 4x4x4 blocks. Group g (gx + 4 gy
+ * + 16 gz) holds block bit b (bx + 4 by + 16 bz, block coordinates within
+ * the group) in occ[g] when the block is nonempty, and also in brick[g]
+ * when it is a brick; the brick masks of group g lie in bricks[g] in the
+ * order of brick[g]'s bits (index = popcount of the lower bits). groups
+ * has bit g when occ[g] != 0. */
+typedef struct wk__vchunk {
+    int32_t cx, cy, cz;
+    uint32_t bricks_total;
+    uint64_t groups;
+    uint64_t occ[64];
+    uint64_t brick[64];
+    uint64_t *bricks[64];
+    uint8_t cap[64];
+} wk__vchunk;
+
+/* A slot of the chunk table: the key next to the pointer, so that a
+ * lookup reads one line of the table and no chunk. c == NULL: free. */
+typedef struct wk__vslot {
+    int32_t cx, cy, cz, unused;
+    wk__vchunk *c;
+} wk__vslot;
+
+struct wk_voxel_world {
+    wk_voxel_alloc hooks;
+    wk__vslot *table;       /* open addressing, linear probing */
+    uint64_t mask;          /* capacity - 1 (capacity a power of two) */
+    uint64_t chunks;
+    uint64_t bytes, solid_blocks, bricks;
+    int has_bounds;         /* some chunk has been nonempty */
+    int32_t lo[3], hi[3];   /* chunk bounds (inclusive) of every chunk ever nonempty */
+    /* The chunk directory, an acceleration the casts use when present: a
+     * dense box of chunk pointers (NULL = no chunk) with its low corner at
+     * chunk dlo and dn chunks per axis, containing the bounds; every chunk
+     * inside it is in it. Rebuilt larger when the bounds outgrow it;
+     * dropped (dir == NULL, casts use the table) when it would exceed
+     * WK__VDIR_MAX entries or its allocation fails. */
+    wk__vchunk **dir;
+    int64_t dlo[3];
+    uint64_t dn[3];
+    size_t dir_entries;
+};
+
+/* The directory's largest size: 2^22 entries (32 MiB of pointers), and no
+ * more than max(2^16, 64 per chunk). */
+#define WK__VDIR_MAX ((uint64_t)1 << 22)
+
+/* The chunk at chunk coordinates inside the bounds, from the directory
+ * (w->dir must not be NULL). */
+static inline const wk__vchunk *wk__vdir_get(const struct wk_voxel_world *w, int64_t cx, int64_t cy, int64_t cz) {
+    return w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                  (uint64_t)(cx - w->dlo[0])];
+}
+
+static inline uint64_t wk__vhash(int32_t cx, int32_t cy, int32_t cz) {
+    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)(uint32_t)cz * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
+}
+
+static inline const wk__vchunk *wk__vfind(const struct wk_voxel_world *w, int32_t cx, int32_t cy,
+                                          int32_t cz) {
+    uint64_t i = wk__vhash(cx, cy, cz) & w->mask;
+    for (;;) {
+        const wk__vslot *t = &w->table[i];
+        if (!t->c) return NULL;
+        if (t->cx == cx && t->cy == cy && t->cz == cz) return t->c;
+        i = (i + 1) & w->mask;
+    }
+}
+
+static inline int wk__popcount64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(v);
+#else
+    int n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+#endif
+}
+
+/* Arithmetic shift right of a signed coordinate (floor division by 2^k). */
+static inline int64_t wk__vshr(int64_t v, int k) {
+    return v >= 0 ? v >> k : -((-v - 1) >> k) - 1;
+}
+
+/* A ray for the traversal: origin and direction in double, the limit in
+ * t (Euclidean) or, with limit_in_s, in the ray parameter s. */
+typedef struct wk__vray {
+    double o[3], d[3];
+    double limit;
+    int limit_in_s;
+} wk__vray;
+
+typedef struct wk__vhit {
+    float t;
+    int32_t x, y, z;
+    int8_t sub, face;
+    double s;
+} wk__vhit;
+
+/* The traversal (voxel_trace.c): 1 and *hit on a hit, 0 (hit untouched)
+ * when none. */
+int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhit *hit);
+
+/* A ray's walk after its setup: the cell, the last event's s and face,
+ * the bounds in cells (LO inclusive, HI exclusive) and per-axis constants. */
+typedef struct wk__vstate {
+    int64_t q[3], LO[3], HI[3];
+    double inv[3];
+    double ks, len;
+    int step[3];
+    int face;
+} wk__vstate;
+
+/* The setup of wk__voxel_trace: 0 when the ray cannot hit (limit, empty
+ * world, misses the bounds), 2 with *st inside the bounds, ready for the
+ * walk's first look at a cell. */
+int wk__voxel_begin(const struct wk_voxel_world *w, const wk__vray *ray, wk__vstate *st);
+
+/* The exact state of axis b after every crossing with key <= (ks, ka),
+ * from cell q, moving at most to lim. */
+int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, double ks, int ka, int64_t lim);
+
+/* The bits of the 2 x 2 x 2 cells i, j, k in {0, 1} of a 4 x 4 x 4 mask
+ * (bit i + 4j + 16k); shifted left by (index & 0x2A), the aligned pair
+ * block around cell `index`. */
+#define WK__VPAIR UINT64_C(0x0000000000330033)
+
+/* 2^-46: the relative margin of the estimates (see voxel_trace.c). */
+#define WK__VOXEL_REL_MARGIN 1.4210854715202004e-14
+
+typedef struct wk__voxel_kernels {
+    /* Rays [begin, end) of r into h; r, h validated. */
+    void (*raycast)(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                    size_t end);
+} wk__voxel_kernels;
+
+#endif /* WK_VOXEL_IMPL_H */

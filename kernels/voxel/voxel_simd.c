@@ -1,0 +1,704 @@
+/* The voxel ray cast's SIMD paths, one source compiled once per ISA.
+ *
+ * AVX-512 (and AVX-512 + VBMI): packets of 8 rays in double lanes walk
+ * together; a lane whose ray finishes (hit, miss, left the bounds) is
+ * refilled with the next ray at once. Each step does, per lane, exactly
+ * the operations of the scalar walk (voxel_trace.c) in the same order:
+ * the same IEEE double adds, multiplies and divides (no FMA), the same
+ * comparisons, so every decision and every output bit is the reference's.
+ * The rare per-lane work (a chunk lookup when a lane enters another chunk,
+ * a brick's mask, the exact fix-up near a plane, a ray's setup) calls the
+ * reference's own functions.
+ *
+ * AVX2: the same walk in packets of 4 double lanes (see its section).
+ *
+ * NEON: ABSENT. Its table holds the scalar reference (two double lanes
+ * promise little); results are the reference's by construction. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "voxel_impl.h"
+#include "wk_simd.h"
+
+void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                           size_t end);
+
+#if defined(WK_SIMD_AVX512)
+#include <immintrin.h>
+
+enum { L = 8 };
+
+/* The lanes' state, kept in registers: lanes are changed one at a time
+ * with masked broadcasts (never scalar stores that a vector load would
+ * have to wait for). */
+typedef struct lanes {
+    __m512d o[3], d[3], inv[3], len, limit, ks;
+    __m512i q[3], face, cc[3], chunk, groups;
+    size_t idx[L];
+} lanes;
+
+static void write_miss(const wk_hits *h, size_t i) {
+    h->t[i] = INFINITY;
+    h->x[i] = 0;
+    h->y[i] = 0;
+    h->z[i] = 0;
+    h->sub[i] = -1;
+    h->face[i] = -1;
+}
+
+/* Fills lane l with the next ray that needs a walk; 0 when none is left. */
+static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
+                                                        const wk_rays *r, const wk_hits *h, size_t *next,
+                                                        size_t end) {
+    while (*next < end) {
+        size_t i = (*next)++;
+        wk__vray ray;
+        ray.o[0] = r->ox[i];
+        ray.o[1] = r->oy[i];
+        ray.o[2] = r->oz[i];
+        ray.d[0] = r->dx[i];
+        ray.d[1] = r->dy[i];
+        ray.d[2] = r->dz[i];
+        ray.limit = r->tmax ? (double)r->tmax[i] : INFINITY;
+        ray.limit_in_s = 0;
+        int any_nan = 0;
+        for (int a = 0; a < 3; a++) any_nan |= isnan(ray.o[a]) | isnan(ray.d[a]);
+        wk__vstate st;
+        if (any_nan || wk__voxel_begin(w, &ray, &st) != 2) {
+            write_miss(h, i);
+            continue;
+        }
+        const __mmask8 m = (__mmask8)(1u << l);
+        for (int a = 0; a < 3; a++) {
+            p->o[a] = _mm512_mask_mov_pd(p->o[a], m, _mm512_set1_pd(ray.o[a]));
+            p->d[a] = _mm512_mask_mov_pd(p->d[a], m, _mm512_set1_pd(ray.d[a]));
+            p->inv[a] = _mm512_mask_mov_pd(p->inv[a], m, _mm512_set1_pd(st.inv[a]));
+            p->q[a] = _mm512_mask_set1_epi64(p->q[a], m, st.q[a]);
+            p->cc[a] = _mm512_mask_set1_epi64(p->cc[a], m, INT64_MAX); /* no chunk cached */
+        }
+        p->limit = _mm512_mask_mov_pd(p->limit, m, _mm512_set1_pd(ray.limit));
+        p->len = _mm512_mask_mov_pd(p->len, m, _mm512_set1_pd(st.len));
+        p->ks = _mm512_mask_mov_pd(p->ks, m, _mm512_set1_pd(st.ks));
+        p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
+        p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
+        p->groups = _mm512_mask_set1_epi64(p->groups, m, 0);
+        p->idx[l] = i;
+        return 1;
+    }
+    return 0;
+}
+
+static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                           size_t end) {
+    lanes p;
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p.o[a] = p.d[a] = p.inv[a] = zd;
+        p.q[a] = p.cc[a] = zero;
+    }
+    p.len = p.limit = p.ks = zd;
+    p.face = p.chunk = p.groups = zero;
+    memset(p.idx, 0, sizeof p.idx);
+    size_t next = begin;
+    __mmask8 act = 0;
+    for (int l = 0; l < L; l++)
+        if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
+    if (!act) return;
+    const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
+    const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
+    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
+    const __m512i off_groups = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups));
+    const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
+    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L];
+    _Alignas(64) double tks[L], tlen[L], tlim[L], to[3][L], td[3][L], tes[L];
+    _Alignas(64) uint64_t tchunk[L];
+    while (act) {
+        __m512i *q = p.q;
+        __mmask8 done = 0, hits = 0;
+        /* leaving the bounds: a miss */
+        __mmask8 out = 0;
+        for (int a = 0; a < 3; a++)
+            out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        out &= act;
+        done |= out;
+        __mmask8 live = act & (__mmask8)~out;
+        /* chunk lookups where a lane entered another chunk */
+        __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
+        __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p.cc[0]) |
+                                   _mm512_cmpneq_epi64_mask(c3[1], p.cc[1]) |
+                                   _mm512_cmpneq_epi64_mask(c3[2], p.cc[2]));
+        if (changed) {
+            for (int a = 0; a < 3; a++) p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
+            if (w->dir) {
+                /* the directory: one gather (lanes are inside the bounds) */
+                __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
+                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
+                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
+                p.chunk = _mm512_mask_i64gather_epi64(p.chunk, changed, i, (const void *)w->dir, 8);
+                /* and the chunk's nonempty-group mask (0 without a chunk) */
+                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(p.chunk, zero);
+                p.groups = _mm512_mask_mov_epi64(p.groups, changed, zero);
+                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(p.chunk, off_groups),
+                                                       (void *)0, 1);
+            } else {
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
+                for (unsigned m = changed; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
+                    p.groups = _mm512_mask_set1_epi64(p.groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
+                }
+            }
+        }
+        const __m512i chunk = p.chunk;
+        /* an absent or empty chunk: a node of 64^3 cells */
+        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p.groups, zero);
+        __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
+        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 4), three), 2));
+        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 4), three), 4));
+        __m512i g8 = _mm512_slli_epi64(g, 3);
+        __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, _mm512_add_epi64(_mm512_add_epi64(chunk, off_occ), g8),
+                                                  (void *)0, 1);
+        __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
+        __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
+        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 2), three), 2));
+        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 2), three), 4));
+        __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
+        /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
+        const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+        __mmask8 gnear = _mm512_test_epi64_mask(p.groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+        __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
+        __m512i N = _mm512_set1_epi64(64);
+        N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
+        N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
+        N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
+        N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
+        N = _mm512_mask_mov_epi64(N, occbit, one);
+        if (occbit) {
+            __m512i brick = _mm512_mask_i64gather_epi64(
+                zero, occbit, _mm512_add_epi64(_mm512_add_epi64(chunk, off_brick), g8), (void *)0, 1);
+            __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
+            hits = occbit & (__mmask8)~isbrick;
+            _Alignas(64) int64_t tsub[L];
+            _mm512_store_si512((void *)tsub, _mm512_set1_epi64(-1));
+            if (isbrick) {
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
+                _mm512_store_si512((void *)tchunk, chunk);
+                for (unsigned m = isbrick; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    if ((mk >> sub) & 1) {
+                        tsub[l] = sub;
+                        hits |= (__mmask8)(1u << l);
+                    }
+                }
+            }
+            if (hits) {
+                /* t = ks * len + 0.0, counted when t <= tmax (as the reference) */
+                __m512d t = _mm512_add_pd(_mm512_mul_pd(p.ks, p.len), zd);
+                __mmask8 in = hits & _mm512_cmp_pd_mask(t, p.limit, _CMP_LE_OQ);
+                _Alignas(64) double tt[L];
+                _mm512_store_pd(tt, t);
+                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
+                _mm512_store_si512((void *)tface, p.face);
+                for (unsigned m = hits; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    size_t i = p.idx[l];
+                    if (!((in >> l) & 1)) {
+                        write_miss(h, i);
+                        continue;
+                    }
+                    h->t[i] = (float)tt[l];
+                    h->x[i] = (int32_t)tq[0][l];
+                    h->y[i] = (int32_t)tq[1][l];
+                    h->z[i] = (int32_t)tq[2][l];
+                    h->sub[i] = (int8_t)tsub[l];
+                    h->face[i] = (int8_t)tface[l];
+                }
+            }
+            done |= hits;
+            live &= (__mmask8)~hits;
+        }
+        if (live) {
+            /* the exit plane: estimates, then exact quotients near ties */
+            const __m512i Nm1 = _mm512_sub_epi64(N, one);
+            __m512d *o = p.o, *d = p.d;
+            __m512i base[3], P[3];
+            __m512d num[3], est[3];
+            __mmask8 pos[3], mov[3];
+            __m512d best = inf;
+            __m512i ea = _mm512_set1_epi64(-1);
+            for (int a = 0; a < 3; a++) {
+                pos[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_GT_OQ);
+                mov[a] = pos[a] | _mm512_cmp_pd_mask(d[a], zd, _CMP_LT_OQ);
+                base[a] = _mm512_andnot_si512(Nm1, q[a]);
+                P[a] = _mm512_mask_add_epi64(base[a], pos[a], base[a], N);
+                num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
+                est[a] = _mm512_mul_pd(num[a], p.inv[a]);
+                __mmask8 take = live & mov[a] &
+                                (_mm512_cmplt_epi64_mask(ea, zero) | _mm512_cmp_pd_mask(est[a], best, _CMP_LT_OQ));
+                best = _mm512_mask_mov_pd(best, take, est[a]);
+                ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
+            }
+            __mmask8 none = live & _mm512_cmplt_epi64_mask(ea, zero);
+            done |= none;
+            live &= (__mmask8)~none;
+            __mmask8 is[3];
+            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            __m512d es = _mm512_maskz_div_pd(live, nsel, _mm512_mask_mov_pd(onev, live, dsel));
+            __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
+            for (int a = 0; a < 3; a++) {
+                __mmask8 m = live & mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)) &
+                             _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
+                if (!m) continue;
+                __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
+                /* key (es, ea) <= (s, a)? */
+                __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
+                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, _mm512_set1_epi64(a)));
+                __mmask8 upd = m & (__mmask8)~le;
+                es = _mm512_mask_mov_pd(es, upd, s2);
+                ea = _mm512_mask_mov_epi64(ea, upd, _mm512_set1_epi64(a));
+            }
+            __mmask8 over = live & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
+            done |= over;
+            live &= (__mmask8)~over;
+            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
+            /* the other axes: from the position, exact fix-up near a plane */
+            __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
+            __mmask8 fix[3] = {0, 0, 0};
+            __m512i qold[3] = {q[0], q[1], q[2]};
+            if (big) {
+                for (int b2 = 0; b2 < 3; b2++) {
+                    __mmask8 m = big & mov[b2] & (__mmask8)~is[b2];
+                    if (!m) continue;
+                    __m512d sd = _mm512_mul_pd(es, d[b2]);
+                    __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
+                    __m512d lo = _mm512_cvtepi64_pd(base[b2]), hi = _mm512_cvtepi64_pd(_mm512_add_epi64(base[b2], N));
+                    __mmask8 inr = _mm512_cmp_pd_mask(x4, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(x4, hi, _CMP_LT_OQ);
+                    __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                    __m512i c = _mm512_maskz_cvttpd_epi64(inr & m, fl);
+                    __m512d frac = _mm512_sub_pd(x4, _mm512_cvtepi64_pd(c));
+                    __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
+                    __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
+                    __mmask8 ok = inr & m & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
+                                  _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
+                    __mmask8 mono = (pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
+                                    ((__mmask8)~pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
+                    ok &= mono;
+                    q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
+                    fix[b2] = m & (__mmask8)~ok;
+                }
+            }
+            if (fix[0] | fix[1] | fix[2]) {
+                _mm512_store_pd(tes, es);
+                _mm512_store_si512((void *)tea, ea);
+                _mm512_store_si512((void *)tN, N);
+                for (int b2 = 0; b2 < 3; b2++) {
+                    if (!fix[b2]) continue;
+                    _mm512_store_si512((void *)tbase[b2], base[b2]);
+                    _mm512_store_si512((void *)tq[b2], qold[b2]);
+                    _mm512_store_pd(to[b2], o[b2]);
+                    _mm512_store_pd(td[b2], d[b2]);
+                    for (unsigned m = fix[b2]; m; m &= m - 1) {
+                        int l = __builtin_ctz(m);
+                        int step = td[b2][l] > 0 ? 1 : -1;
+                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                             (int)tea[l], lim);
+                        q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
+                    }
+                }
+            }
+            /* the exit axis steps out of the node */
+            for (int a = 0; a < 3; a++) {
+                __m512i nq = _mm512_mask_sub_epi64(P[a], (__mmask8)~pos[a], P[a], one);
+                q[a] = _mm512_mask_mov_epi64(q[a], live & is[a], nq);
+                __m512i f = _mm512_mask_add_epi64(_mm512_set1_epi64(2 * a), (__mmask8)~pos[a],
+                                                  _mm512_set1_epi64(2 * a), one);
+                p.face = _mm512_mask_mov_epi64(p.face, live & is[a], f);
+            }
+            p.ks = _mm512_mask_mov_pd(p.ks, live, es);
+        }
+        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) write_miss(h, p.idx[__builtin_ctz(m)]);
+        act &= (__mmask8)~done;
+        for (unsigned m = done; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
+        }
+    }
+    (void)tlen;
+    (void)tlim;
+    (void)tks;
+}
+
+const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
+
+#elif defined(WK_SIMD_AVX2)
+#include <immintrin.h>
+
+/* AVX2: the same walk in packets of 4 double lanes. AVX2 lacks 64-bit
+ * arithmetic shifts and int64 <-> double conversions: the shifts add a
+ * bias (cells lie within +-2^36), the conversions use the 2^52 + 2^51
+ * constant (exact for integers below 2^51 in magnitude, which every
+ * converted value is, where it is used). Lane masks are bit sets. */
+
+enum { L = 4 };
+
+typedef struct lanes {
+    __m256d o[3], d[3], inv[3], len, limit, ks;
+    __m256i q[3], face, cc[3], chunk, groups;
+    size_t idx[L];
+} lanes;
+
+static const int64_t mask_table[16][4] = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},   {0, 0, -1, 0},   {-1, 0, -1, 0},
+    {0, -1, -1, 0}, {-1, -1, -1, 0}, {0, 0, 0, -1},   {-1, 0, 0, -1},   {0, -1, 0, -1},  {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+static const double MAGIC = 6755399441055744.0; /* 2^52 + 2^51 */
+
+static inline __m256i vmask(unsigned b) { return _mm256_loadu_si256((const __m256i *)(const void *)mask_table[b & 15]); }
+static inline unsigned mb(__m256i m) { return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m)); }
+static inline unsigned mbd(__m256d m) { return (unsigned)_mm256_movemask_pd(m); }
+static inline __m256i sel_i(unsigned b, __m256i yes, __m256i no) { return _mm256_blendv_epi8(no, yes, vmask(b)); }
+static inline __m256d sel_d(unsigned b, __m256d yes, __m256d no) {
+    return _mm256_blendv_pd(no, yes, _mm256_castsi256_pd(vmask(b)));
+}
+static inline __m256d i2d(__m256i x) {
+    const __m256d m = _mm256_set1_pd(MAGIC);
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, _mm256_castpd_si256(m))), m);
+}
+static inline __m256i d2i(__m256d v) {
+    const __m256d m = _mm256_set1_pd(MAGIC);
+    return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, m)), _mm256_castpd_si256(m));
+}
+/* floor(x / 2^k) for |x| < 2^40 */
+static inline __m256i srai(__m256i x, int k) {
+    const int64_t bias = (int64_t)1 << 40;
+    return _mm256_sub_epi64(_mm256_srli_epi64(_mm256_add_epi64(x, _mm256_set1_epi64x(bias)), k),
+                            _mm256_set1_epi64x(bias >> k));
+}
+static inline unsigned gt64(__m256i a, __m256i b) { return mb(_mm256_cmpgt_epi64(a, b)); }
+static inline unsigned lt64(__m256i a, __m256i b) { return mb(_mm256_cmpgt_epi64(b, a)); }
+static inline unsigned ge64(__m256i a, __m256i b) { return ~lt64(a, b) & 15u; }
+static inline unsigned le64(__m256i a, __m256i b) { return ~gt64(a, b) & 15u; }
+static inline unsigned eq64(__m256i a, __m256i b) { return mb(_mm256_cmpeq_epi64(a, b)); }
+static inline unsigned ne64(__m256i a, __m256i b) { return ~eq64(a, b) & 15u; }
+#define CMPD(a, b, pred) mbd(_mm256_cmp_pd((a), (b), (pred)))
+
+static void write_miss(const wk_hits *h, size_t i) {
+    h->t[i] = INFINITY;
+    h->x[i] = 0;
+    h->y[i] = 0;
+    h->z[i] = 0;
+    h->sub[i] = -1;
+    h->face[i] = -1;
+}
+
+static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
+                                                        const wk_rays *r, const wk_hits *h, size_t *next,
+                                                        size_t end) {
+    while (*next < end) {
+        size_t i = (*next)++;
+        wk__vray ray;
+        ray.o[0] = r->ox[i];
+        ray.o[1] = r->oy[i];
+        ray.o[2] = r->oz[i];
+        ray.d[0] = r->dx[i];
+        ray.d[1] = r->dy[i];
+        ray.d[2] = r->dz[i];
+        ray.limit = r->tmax ? (double)r->tmax[i] : INFINITY;
+        ray.limit_in_s = 0;
+        int any_nan = 0;
+        for (int a = 0; a < 3; a++) any_nan |= isnan(ray.o[a]) | isnan(ray.d[a]);
+        wk__vstate st;
+        if (any_nan || wk__voxel_begin(w, &ray, &st) != 2) {
+            write_miss(h, i);
+            continue;
+        }
+        const unsigned m = 1u << l;
+        for (int a = 0; a < 3; a++) {
+            p->o[a] = sel_d(m, _mm256_set1_pd(ray.o[a]), p->o[a]);
+            p->d[a] = sel_d(m, _mm256_set1_pd(ray.d[a]), p->d[a]);
+            p->inv[a] = sel_d(m, _mm256_set1_pd(st.inv[a]), p->inv[a]);
+            p->q[a] = sel_i(m, _mm256_set1_epi64x(st.q[a]), p->q[a]);
+            p->cc[a] = sel_i(m, _mm256_set1_epi64x(INT64_MAX), p->cc[a]);
+        }
+        p->limit = sel_d(m, _mm256_set1_pd(ray.limit), p->limit);
+        p->len = sel_d(m, _mm256_set1_pd(st.len), p->len);
+        p->ks = sel_d(m, _mm256_set1_pd(st.ks), p->ks);
+        p->face = sel_i(m, _mm256_set1_epi64x(st.face), p->face);
+        p->chunk = sel_i(m, _mm256_setzero_si256(), p->chunk);
+        p->groups = sel_i(m, _mm256_setzero_si256(), p->groups);
+        p->idx[l] = i;
+        return 1;
+    }
+    return 0;
+}
+
+static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                         size_t end) {
+    lanes p;
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256d zd = _mm256_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p.o[a] = p.d[a] = p.inv[a] = zd;
+        p.q[a] = p.cc[a] = zero;
+    }
+    p.len = p.limit = p.ks = zd;
+    p.face = p.chunk = p.groups = zero;
+    memset(p.idx, 0, sizeof p.idx);
+    size_t next = begin;
+    unsigned act = 0;
+    for (int l = 0; l < L; l++)
+        if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
+    if (!act) return;
+    __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN),
+                  absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    const __m256i off_groups = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, groups));
+    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    _Alignas(32) uint64_t tchunk[L];
+    while (act) {
+        __m256i *q = p.q;
+        unsigned done = 0, hits = 0, out = 0;
+        for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
+        out &= act;
+        done |= out;
+        unsigned live = act & ~out;
+        __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
+        unsigned changed = live & (ne64(c3[0], p.cc[0]) | ne64(c3[1], p.cc[1]) | ne64(c3[2], p.cc[2]));
+        if (changed) {
+            for (int a = 0; a < 3; a++) p.cc[a] = sel_i(changed, c3[a], p.cc[a]);
+            if (w->dir) {
+                /* indices below 2^22 (the directory's size): 32-bit products suffice */
+                __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
+                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
+                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
+                p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i,
+                                                      vmask(changed), 8);
+                unsigned got = changed & ne64(p.chunk, zero);
+                p.groups = sel_i(changed, zero, p.groups);
+                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)0,
+                                                       _mm256_add_epi64(p.chunk, off_groups), vmask(got), 1);
+            } else {
+                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
+                for (unsigned m = changed; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                    p.chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p.chunk);
+                    p.groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p.groups);
+                }
+            }
+        }
+        const __m256i chunk = p.chunk;
+        unsigned hasg = live & ne64(p.groups, zero); /* an absent or empty chunk: 64^3 cells */
+        __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
+        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
+        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
+        __m256i g8 = _mm256_slli_epi64(g, 3);
+        __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                                  _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
+                                                  vmask(hasg), 1);
+        unsigned hasocc = hasg & ne64(occ, zero);
+        __m256i bb = _mm256_and_si256(_mm256_srli_epi64(q[0], 2), three);
+        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
+        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
+        unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
+        const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
+        unsigned gnear = ne64(_mm256_and_si256(p.groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
+        unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
+        __m256i N = _mm256_set1_epi64x(64);
+        N = sel_i(hasg, _mm256_set1_epi64x(32), N);
+        N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
+        N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
+        N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
+        N = sel_i(occbit, one, N);
+        if (occbit) {
+            __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                                        _mm256_add_epi64(_mm256_add_epi64(chunk, off_brick), g8),
+                                                        vmask(occbit), 1);
+            unsigned isbrick = occbit & ne64(_mm256_and_si256(_mm256_srlv_epi64(brick, bb), one), zero);
+            hits = occbit & ~isbrick;
+            for (int l = 0; l < L; l++) tsub[l] = -1;
+            if (isbrick) {
+                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], q[a]);
+                _mm256_store_si256((__m256i *)(void *)tchunk, chunk);
+                for (unsigned m = isbrick; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    if ((mk >> sub) & 1) {
+                        tsub[l] = sub;
+                        hits |= 1u << l;
+                    }
+                }
+            }
+            if (hits) {
+                __m256d t = _mm256_add_pd(_mm256_mul_pd(p.ks, p.len), zd);
+                unsigned in = hits & CMPD(t, p.limit, _CMP_LE_OQ);
+                _mm256_store_pd(tt, t);
+                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
+                _mm256_store_si256((__m256i *)(void *)tface, p.face);
+                for (unsigned m = hits; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    size_t i = p.idx[l];
+                    if (!((in >> l) & 1)) {
+                        write_miss(h, i);
+                        continue;
+                    }
+                    h->t[i] = (float)tt[l];
+                    h->x[i] = (int32_t)tq[0][l];
+                    h->y[i] = (int32_t)tq[1][l];
+                    h->z[i] = (int32_t)tq[2][l];
+                    h->sub[i] = (int8_t)tsub[l];
+                    h->face[i] = (int8_t)tface[l];
+                }
+            }
+            done |= hits;
+            live &= ~hits;
+        }
+        if (live) {
+            const __m256i Nm1 = _mm256_sub_epi64(N, one);
+            __m256d *o = p.o, *d = p.d;
+            __m256i base[3], P[3];
+            __m256d num[3], est[3];
+            unsigned pos[3], mov[3];
+            __m256d best = inf;
+            __m256i ea = _mm256_set1_epi64x(-1);
+            for (int a = 0; a < 3; a++) {
+                pos[a] = CMPD(d[a], zd, _CMP_GT_OQ);
+                mov[a] = pos[a] | CMPD(d[a], zd, _CMP_LT_OQ);
+                base[a] = _mm256_andnot_si256(Nm1, q[a]);
+                P[a] = sel_i(pos[a], _mm256_add_epi64(base[a], N), base[a]);
+                num[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
+                est[a] = _mm256_mul_pd(num[a], p.inv[a]);
+                unsigned take = live & mov[a] & (lt64(ea, zero) | CMPD(est[a], best, _CMP_LT_OQ));
+                best = sel_d(take, est[a], best);
+                ea = sel_i(take, _mm256_set1_epi64x(a), ea);
+            }
+            unsigned none = live & lt64(ea, zero);
+            done |= none;
+            live &= ~none;
+            unsigned is[3];
+            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            __m256d es = _mm256_div_pd(nsel, sel_d(live, dsel, onev));
+            __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
+            for (int a = 0; a < 3; a++) {
+                __m256i av = _mm256_set1_epi64x(a);
+                unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
+                if (!m) continue;
+                __m256d s2 = _mm256_div_pd(num[a], sel_d(m, d[a], onev));
+                /* key (es, ea) <= (s, a)? */
+                unsigned le = CMPD(es, s2, _CMP_LT_OQ) | (CMPD(es, s2, _CMP_EQ_OQ) & le64(ea, av));
+                unsigned upd = m & ~le;
+                es = sel_d(upd, s2, es);
+                ea = sel_i(upd, av, ea);
+            }
+            unsigned over = live & ~CMPD(_mm256_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
+            done |= over;
+            live &= ~over;
+            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+            unsigned big = live & gt64(N, one);
+            unsigned fix[3] = {0, 0, 0};
+            __m256i qold[3] = {q[0], q[1], q[2]};
+            if (big) {
+                for (int b2 = 0; b2 < 3; b2++) {
+                    unsigned m = big & mov[b2] & ~is[b2];
+                    if (!m) continue;
+                    __m256d sd = _mm256_mul_pd(es, d[b2]);
+                    __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b2], sd), four);
+                    __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], N));
+                    unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
+                    __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
+                    __m256d frac = _mm256_sub_pd(x4, i2d(c));
+                    __m256d ax4 = _mm256_and_pd(x4, absmask), asd = _mm256_and_pd(sd, absmask);
+                    __m256d eps = _mm256_mul_pd(_mm256_add_pd(ax4, _mm256_mul_pd(four, asd)), margin);
+                    unsigned ok = inr & m & CMPD(frac, eps, _CMP_GT_OQ) &
+                                  CMPD(frac, _mm256_sub_pd(onev, eps), _CMP_LT_OQ);
+                    unsigned mono = (pos[b2] & ge64(c, q[b2])) | (~pos[b2] & le64(c, q[b2]));
+                    ok &= mono;
+                    q[b2] = sel_i(ok, c, q[b2]);
+                    fix[b2] = m & ~ok;
+                }
+            }
+            if (fix[0] | fix[1] | fix[2]) {
+                _mm256_store_pd(tes, es);
+                _mm256_store_si256((__m256i *)(void *)tea, ea);
+                _mm256_store_si256((__m256i *)(void *)tN, N);
+                for (int b2 = 0; b2 < 3; b2++) {
+                    if (!fix[b2]) continue;
+                    _mm256_store_si256((__m256i *)(void *)tbase[b2], base[b2]);
+                    _mm256_store_si256((__m256i *)(void *)tq[b2], qold[b2]);
+                    _mm256_store_pd(to[b2], o[b2]);
+                    _mm256_store_pd(td[b2], d[b2]);
+                    for (unsigned m = fix[b2]; m; m &= m - 1) {
+                        int l = __builtin_ctz(m);
+                        int step = td[b2][l] > 0 ? 1 : -1;
+                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                             (int)tea[l], lim);
+                        q[b2] = sel_i(1u << l, _mm256_set1_epi64x(nq), q[b2]);
+                    }
+                }
+            }
+            for (int a = 0; a < 3; a++) {
+                __m256i nq = sel_i(pos[a], P[a], _mm256_sub_epi64(P[a], one));
+                q[a] = sel_i(live & is[a], nq, q[a]);
+                __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
+                p.face = sel_i(live & is[a], f, p.face);
+            }
+            p.ks = sel_d(live, es, p.ks);
+        }
+        for (unsigned m = done & ~hits; m; m &= m - 1) write_miss(h, p.idx[__builtin_ctz(m)]);
+        act &= ~done;
+        for (unsigned m = done; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
+        }
+    }
+}
+
+const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx2};
+
+#else
+
+/* NEON: absent; the scalar reference runs (see the top). */
+const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {wk__voxel_raycast_ref};
+
+#endif

@@ -1,0 +1,442 @@
+/* The voxel world: sparse chunk storage and O(1) edits. */
+#include "core/wk_fp_guard.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/wk_core.h"
+#include "voxel_impl.h"
+#include "worldkern/noise.h"
+
+typedef struct wk_voxel_world world;
+
+static void *std_alloc(void *user, size_t bytes) {
+    (void)user;
+    return malloc(bytes);
+}
+static void std_free(void *user, void *p, size_t bytes) {
+    (void)user;
+    (void)bytes;
+    free(p);
+}
+
+static void *w_alloc(world *w, size_t bytes) {
+    void *p = w->hooks.alloc(w->hooks.user, bytes);
+    if (p) w->bytes += bytes;
+    return p;
+}
+static void w_free(world *w, void *p, size_t bytes) {
+    if (!p) return;
+    w->hooks.free(w->hooks.user, p, bytes);
+    w->bytes -= bytes;
+}
+
+enum { INITIAL_CAPACITY = 64 };
+
+static wk_status create_run(wk_voxel_world **out, const wk_voxel_alloc *alloc) {
+    if (!out) return wk__fail(WK_ERR_NULL, "w is NULL");
+    *out = NULL;
+    wk_voxel_alloc hooks = {std_alloc, std_free, NULL, {0, 0}};
+    if (alloc) {
+        if (!wk__all_zero(alloc->reserved, sizeof alloc->reserved))
+            return wk__fail(WK_ERR_INVALID_ARG, "alloc->reserved must be zero");
+        if (!alloc->alloc != !alloc->free)
+            return wk__fail(WK_ERR_INVALID_ARG, "alloc->alloc and alloc->free must both be set or both NULL");
+        if (alloc->alloc) hooks = *alloc;
+    }
+    world *w = hooks.alloc(hooks.user, sizeof *w);
+    if (!w) return wk__fail(WK_ERR_NO_MEMORY, "allocating the world (%zu bytes) failed", sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->hooks = hooks;
+    w->bytes = sizeof *w;
+    size_t tbytes = INITIAL_CAPACITY * sizeof(wk__vslot);
+    w->table = w_alloc(w, tbytes);
+    if (!w->table) {
+        hooks.free(hooks.user, w, sizeof *w);
+        return wk__fail(WK_ERR_NO_MEMORY, "allocating the chunk table (%zu bytes) failed", tbytes);
+    }
+    memset(w->table, 0, tbytes);
+    w->mask = INITIAL_CAPACITY - 1;
+    *out = w;
+    return WK_OK;
+}
+
+wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_voxel_alloc *alloc) {
+    wk__detail_reset(__func__);
+    return create_run(w, alloc);
+}
+
+void wk_voxel_world_destroy(wk_voxel_world *w) {
+    if (!w) return;
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        wk__vchunk *c = w->table[i].c;
+        if (!c) continue;
+        for (int g = 0; g < 64; g++) w_free(w, c->bricks[g], (size_t)c->cap[g] * sizeof(uint64_t));
+        w_free(w, c, sizeof *c);
+    }
+    w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
+    w_free(w, w->dir, w->dir_entries * sizeof(wk__vchunk *));
+    wk_voxel_alloc hooks = w->hooks;
+    hooks.free(hooks.user, w, sizeof *w);
+}
+
+/* Doubles the table; 0 on allocation failure (table unchanged). */
+static int grow_table(world *w) {
+    uint64_t cap = (w->mask + 1) * 2;
+    if (cap > SIZE_MAX / sizeof(wk__vslot)) return 0;
+    wk__vslot *t = w_alloc(w, (size_t)cap * sizeof *t);
+    if (!t) return 0;
+    memset(t, 0, (size_t)cap * sizeof *t);
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        const wk__vslot *o = &w->table[i];
+        if (!o->c) continue;
+        uint64_t j = wk__vhash(o->cx, o->cy, o->cz) & (cap - 1);
+        while (t[j].c) j = (j + 1) & (cap - 1);
+        t[j] = *o;
+    }
+    w_free(w, w->table, (size_t)(w->mask + 1) * sizeof *t);
+    w->table = t;
+    w->mask = cap - 1;
+    return 1;
+}
+
+/* The chunk, made (empty) when absent and `make`; NULL when absent and not
+ * made, or on allocation failure (*nomem set). */
+static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int make, int *nomem) {
+    wk__vchunk *c = (wk__vchunk *)wk__vfind(w, cx, cy, cz);
+    if (c || !make) return c;
+    if ((w->chunks + 1) * 2 > w->mask + 1 && !grow_table(w)) {
+        *nomem = 1;
+        return NULL;
+    }
+    c = w_alloc(w, sizeof *c);
+    if (!c) {
+        *nomem = 1;
+        return NULL;
+    }
+    memset(c, 0, sizeof *c);
+    c->cx = cx;
+    c->cy = cy;
+    c->cz = cz;
+    uint64_t i = wk__vhash(cx, cy, cz) & w->mask;
+    while (w->table[i].c) i = (i + 1) & w->mask;
+    w->table[i].cx = cx;
+    w->table[i].cy = cy;
+    w->table[i].cz = cz;
+    w->table[i].unused = 0;
+    w->table[i].c = c;
+    w->chunks++;
+    if (w->dir) {
+        int64_t cc[3] = {cx, cy, cz};
+        int inside = 1;
+        for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
+        if (inside) w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                           (uint64_t)(cx - w->dlo[0])] = c;
+    }
+    return c;
+}
+
+/* Builds the directory around the bounds with room to grow (half the
+ * extent plus 2 chunks on each side), or drops it when too large or out of
+ * memory. Casts are exact either way. */
+static void rebuild_dir(world *w) {
+    int64_t lo[3], n[3];
+    uint64_t entries = 1;
+    for (int a = 0; a < 3; a++) {
+        int64_t ext = (int64_t)w->hi[a] - w->lo[a] + 1, m = ext / 2 + 2;
+        int64_t l = (int64_t)w->lo[a] - m, h = (int64_t)w->hi[a] + m;
+        if (l < -((int64_t)1 << 27)) l = -((int64_t)1 << 27);
+        if (h > ((int64_t)1 << 27) - 1) h = ((int64_t)1 << 27) - 1;
+        lo[a] = l;
+        n[a] = h - l + 1;
+        entries = entries > WK__VDIR_MAX ? entries : entries * (uint64_t)n[a];
+    }
+    uint64_t cap = w->chunks * 64 > ((uint64_t)1 << 16) ? w->chunks * 64 : ((uint64_t)1 << 16);
+    wk__vchunk **dir = NULL;
+    if (entries <= WK__VDIR_MAX && entries <= cap) dir = w_alloc(w, (size_t)entries * sizeof *dir);
+    w_free(w, w->dir, w->dir_entries * sizeof *dir);
+    w->dir = dir;
+    w->dir_entries = dir ? (size_t)entries : 0;
+    if (!dir) return;
+    memset(dir, 0, (size_t)entries * sizeof *dir);
+    for (int a = 0; a < 3; a++) {
+        w->dlo[a] = lo[a];
+        w->dn[a] = (uint64_t)n[a];
+    }
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        const wk__vslot *t = &w->table[i];
+        if (!t->c) continue;
+        int64_t cc[3] = {t->cx, t->cy, t->cz};
+        int inside = 1;
+        for (int a = 0; a < 3; a++) inside &= cc[a] >= lo[a] && cc[a] - lo[a] < n[a];
+        if (inside) dir[((uint64_t)(cc[2] - lo[2]) * (uint64_t)n[1] + (uint64_t)(cc[1] - lo[1])) * (uint64_t)n[0] +
+                        (uint64_t)(cc[0] - lo[0])] = t->c;
+    }
+}
+
+static void note_bounds(world *w, const wk__vchunk *c) {
+    int32_t cc[3] = {c->cx, c->cy, c->cz};
+    if (!w->has_bounds) {
+        for (int a = 0; a < 3; a++) w->lo[a] = w->hi[a] = cc[a];
+        w->has_bounds = 1;
+        rebuild_dir(w);
+        return;
+    }
+    int grew = 0;
+    for (int a = 0; a < 3; a++) {
+        if (cc[a] < w->lo[a]) w->lo[a] = cc[a], grew = 1;
+        if (cc[a] > w->hi[a]) w->hi[a] = cc[a], grew = 1;
+    }
+    if (!grew) return;
+    /* keep the directory containing the bounds, or go without one */
+    int inside = w->dir != NULL;
+    for (int a = 0; a < 3 && inside; a++)
+        inside = w->lo[a] >= w->dlo[a] && (uint64_t)((int64_t)w->hi[a] - w->dlo[a]) < w->dn[a];
+    if (!inside) rebuild_dir(w);
+}
+
+typedef struct place {
+    int32_t cx, cy, cz;
+    int g, b;
+} place;
+
+static place place_of(int32_t x, int32_t y, int32_t z) {
+    place p;
+    p.cx = (int32_t)wk__vshr(x, 4);
+    p.cy = (int32_t)wk__vshr(y, 4);
+    p.cz = (int32_t)wk__vshr(z, 4);
+    p.g = ((x >> 2) & 3) + 4 * ((y >> 2) & 3) + 16 * ((z >> 2) & 3);
+    p.b = (x & 3) + 4 * (y & 3) + 16 * (z & 3);
+    return p;
+}
+
+/* Removes block bit b's brick from group g (the bit must be set). */
+static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
+    uint64_t bit = 1ull << b;
+    int idx = wk__popcount64(c->brick[g] & (bit - 1));
+    int count = wk__popcount64(c->brick[g]);
+    memmove(c->bricks[g] + idx, c->bricks[g] + idx + 1, (size_t)(count - idx - 1) * sizeof(uint64_t));
+    c->brick[g] &= ~bit;
+    c->bricks_total--;
+    w->bricks--;
+}
+
+/* Sets one block; the chunk exists when the mask is nonzero (made by the
+ * caller). Returns 0 on allocation failure (nothing changed). */
+static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
+    uint64_t bit = 1ull << b;
+    int was = (c->occ[g] & bit) != 0, was_brick = (c->brick[g] & bit) != 0;
+    if (mask != 0 && mask != WK_VOXEL_FULL) {
+        if (was_brick) {
+            c->bricks[g][wk__popcount64(c->brick[g] & (bit - 1))] = mask;
+            return 1;
+        }
+        int count = wk__popcount64(c->brick[g]);
+        if (count == c->cap[g]) {
+            int cap = count == 0 ? 2 : count * 2 > 64 ? 64 : count * 2;
+            uint64_t *nb = w_alloc(w, (size_t)cap * sizeof(uint64_t));
+            if (!nb) return 0;
+            if (count) memcpy(nb, c->bricks[g], (size_t)count * sizeof(uint64_t));
+            w_free(w, c->bricks[g], (size_t)c->cap[g] * sizeof(uint64_t));
+            c->bricks[g] = nb;
+            c->cap[g] = (uint8_t)cap;
+        }
+        int idx = wk__popcount64(c->brick[g] & (bit - 1));
+        memmove(c->bricks[g] + idx + 1, c->bricks[g] + idx, (size_t)(count - idx) * sizeof(uint64_t));
+        c->bricks[g][idx] = mask;
+        c->brick[g] |= bit;
+        c->bricks_total++;
+        w->bricks++;
+        if (was) w->solid_blocks--;
+        c->occ[g] |= bit;
+        c->groups |= 1ull << g;
+        note_bounds(w, c);
+        return 1;
+    }
+    if (was_brick) remove_brick(w, c, g, b);
+    else if (was) w->solid_blocks--;
+    if (mask == 0) {
+        c->occ[g] &= ~bit;
+        if (!c->occ[g]) c->groups &= ~(1ull << g);
+    } else {
+        w->solid_blocks++;
+        c->occ[g] |= bit;
+        c->groups |= 1ull << g;
+        note_bounds(w, c);
+    }
+    return 1;
+}
+
+static wk_status set_mask(world *w, int32_t x, int32_t y, int32_t z, uint64_t mask) {
+    if (!w) return wk__fail(WK_ERR_NULL, "w is NULL");
+    place p = place_of(x, y, z);
+    int nomem = 0;
+    wk__vchunk *c = get_chunk(w, p.cx, p.cy, p.cz, mask != 0, &nomem);
+    if (nomem)
+        return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
+    if (!c) return WK_OK; /* clearing where nothing is */
+    if (!set_in_chunk(w, c, p.g, p.b, mask))
+        return wk__fail(WK_ERR_NO_MEMORY, "allocating a brick for block (%d, %d, %d) failed", x, y, z);
+    return WK_OK;
+}
+
+wk_status wk_voxel_set_block(wk_voxel_world *w, int32_t x, int32_t y, int32_t z, int solid) {
+    wk__detail_reset(__func__);
+    return set_mask(w, x, y, z, solid ? WK_VOXEL_FULL : 0);
+}
+
+wk_status wk_voxel_set_sub(wk_voxel_world *w, int32_t x, int32_t y, int32_t z, uint64_t mask) {
+    wk__detail_reset(__func__);
+    return set_mask(w, x, y, z, mask);
+}
+
+wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int32_t z, uint64_t *mask) {
+    wk__detail_reset(__func__);
+    if (!w || !mask) return wk__fail(WK_ERR_NULL, "w and mask must not be NULL");
+    place p = place_of(x, y, z);
+    const wk__vchunk *c = wk__vfind(w, p.cx, p.cy, p.cz);
+    uint64_t bit = 1ull << p.b, m = 0;
+    if (c && (c->occ[p.g] & bit)) {
+        m = WK_VOXEL_FULL;
+        if (c->brick[p.g] & bit) m = c->bricks[p.g][wk__popcount64(c->brick[p.g] & (bit - 1))];
+    }
+    *mask = m;
+    return WK_OK;
+}
+
+wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
+                           uint32_t nz, const uint8_t *v, size_t stride, size_t slice_stride) {
+    wk__detail_reset(__func__);
+    if (!w) return wk__fail(WK_ERR_NULL, "w is NULL");
+    if (nx == 0 || ny == 0 || nz == 0) return WK_OK;
+    if (!v) return wk__fail(WK_ERR_NULL, "v is NULL with a %ux%ux%u box", nx, ny, nz);
+    if ((int64_t)x0 + nx - 1 > INT32_MAX || (int64_t)y0 + ny - 1 > INT32_MAX || (int64_t)z0 + nz - 1 > INT32_MAX)
+        return wk__fail(WK_ERR_OVERFLOW, "the box from (%d, %d, %d) of %ux%ux%u leaves int32 coordinates", x0, y0,
+                        z0, nx, ny, nz);
+    if (stride < nx) return wk__fail(WK_ERR_STRIDE, "stride must be >= nx (%u), got %zu", nx, stride);
+    if ((ny - 1) > (SIZE_MAX - nx) / stride)
+        return wk__fail(WK_ERR_OVERFLOW, "%u rows of stride %zu overflow size_t", ny, stride);
+    size_t slice = (size_t)(ny - 1) * stride + nx;
+    if (slice_stride < slice)
+        return wk__fail(WK_ERR_STRIDE, "slice_stride must be >= %zu, got %zu", slice, slice_stride);
+    if ((nz - 1) > (SIZE_MAX - slice) / slice_stride)
+        return wk__fail(WK_ERR_OVERFLOW, "%u slices of stride %zu overflow size_t", nz, slice_stride);
+    /* Validate, then make every chunk a solid byte needs: after that, no
+     * step can fail (setting solid or empty never allocates a brick). */
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t j = 0; j < ny; j++) {
+            const uint8_t *row = v + k * slice_stride + j * stride;
+            for (uint32_t i = 0; i < nx; i++)
+                if (row[i] > 1)
+                    return wk__fail(WK_ERR_INVALID_ARG, "v at (%u, %u, %u) must be 0 or 1, got %u", i, j, k,
+                                    (unsigned)row[i]);
+        }
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t j = 0; j < ny; j++) {
+            const uint8_t *row = v + k * slice_stride + j * stride;
+            int32_t y = (int32_t)((int64_t)y0 + j), z = (int32_t)((int64_t)z0 + k);
+            for (uint32_t i = 0; i < nx; i++) {
+                if (!row[i]) continue;
+                int32_t x = (int32_t)((int64_t)x0 + i);
+                place p = place_of(x, y, z);
+                int nomem = 0;
+                get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
+                if (nomem) return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
+                /* skip the rest of this chunk's row */
+                uint32_t skip = (uint32_t)(15 - (x & 15));
+                i += skip < nx - 1 - i ? skip : nx - 1 - i;
+            }
+        }
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t j = 0; j < ny; j++) {
+            const uint8_t *row = v + k * slice_stride + j * stride;
+            int32_t y = (int32_t)((int64_t)y0 + j), z = (int32_t)((int64_t)z0 + k);
+            wk__vchunk *c = NULL;
+            for (uint32_t i = 0; i < nx; i++) {
+                int32_t x = (int32_t)((int64_t)x0 + i);
+                place p = place_of(x, y, z);
+                if (!c || c->cx != p.cx) {
+                    int nomem = 0;
+                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
+                }
+                if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0);
+            }
+        }
+    return WK_OK;
+}
+
+wk_status wk_voxel_world_stats(const wk_voxel_world *w, wk_voxel_stats *stats) {
+    wk__detail_reset(__func__);
+    if (!w || !stats) return wk__fail(WK_ERR_NULL, "w and stats must not be NULL");
+    memset(stats, 0, sizeof *stats);
+    stats->bytes = w->bytes;
+    stats->chunks = w->chunks;
+    stats->solid_blocks = w->solid_blocks;
+    stats->bricks = w->bricks;
+    return WK_OK;
+}
+
+wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_t x0, int32_t z0, uint32_t nx,
+                               uint32_t nz, int32_t y0, uint32_t ny, float base, float amplitude,
+                               const wk_exec *exec) {
+    wk__detail_reset(__func__);
+    if (!w || !f) return wk__fail(WK_ERR_NULL, "w and f must not be NULL");
+    if (!isfinite(base) || !isfinite(amplitude))
+        return wk__fail(WK_ERR_NOT_FINITE, "base and amplitude must be finite, got %g and %g", (double)base,
+                        (double)amplitude);
+    if (nx == 0 || ny == 0 || nz == 0) return WK_OK;
+    if ((int64_t)x0 + nx - 1 > INT32_MAX || (int64_t)y0 + ny - 1 > INT32_MAX || (int64_t)z0 + nz - 1 > INT32_MAX)
+        return wk__fail(WK_ERR_OVERFLOW, "the box from (%d, %d, %d) of %ux%ux%u leaves int32 coordinates", x0, y0,
+                        z0, nx, ny, nz);
+    if ((uint64_t)nx * nz > SIZE_MAX / sizeof(float))
+        return wk__fail(WK_ERR_OVERFLOW, "%u x %u heights overflow size_t bytes", nx, nz);
+    size_t cells = (size_t)nx * nz, bytes = cells * sizeof(float);
+    float *h = w_alloc(w, bytes);
+    if (!h) return wk__fail(WK_ERR_NO_MEMORY, "allocating %zu bytes of heights failed", bytes);
+    wk_grid2 g = {x0, z0, nx, nz, 1.0, nx, {0, 0}};
+    wk_status s = wk_noise_fbm2_grid(f, &g, h, exec);
+    if (s != WK_OK) {
+        w_free(w, h, bytes);
+        return s; /* the detail is the noise function's */
+    }
+    wk__detail_reset(__func__);
+    for (size_t i = 0; i < cells; i++) h[i] = base + amplitude * h[i];
+    /* Make every chunk a solid block needs first: then nothing can fail. */
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t i = 0; i < nx; i++) {
+            float top = h[(size_t)k * nx + i];
+            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
+            for (uint32_t j = 0; j < ny; j += 16) {
+                int32_t y = (int32_t)((int64_t)y0 + j);
+                if (!((float)y < top)) break;
+                place p = place_of(x, y, z);
+                int nomem = 0;
+                get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
+                if (nomem) {
+                    w_free(w, h, bytes);
+                    return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
+                }
+                j -= (uint32_t)(y & 15); /* next chunk row */
+            }
+        }
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t i = 0; i < nx; i++) {
+            float top = h[(size_t)k * nx + i];
+            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
+            wk__vchunk *c = NULL;
+            int32_t ccy = 0;
+            for (uint32_t j = 0; j < ny; j++) {
+                int32_t y = (int32_t)((int64_t)y0 + j);
+                place p = place_of(x, y, z);
+                if (!c || ccy != p.cy) {
+                    int nomem = 0;
+                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
+                    ccy = p.cy;
+                }
+                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0);
+            }
+        }
+    w_free(w, h, bytes);
+    return WK_OK;
+}
