@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "voxel_dense.c"
+#include "voxel_dense.h" /* voxel_dense.c is in wk_checks, linked into every fuzz target */
 #include "worldkern/voxel.h"
 
 enum { BOX = 10, MAX_SEG = 48 };
