@@ -177,18 +177,6 @@ WK_API wk_status wk_fracture_volumes(const wk_meshes *meshes, double density, vo
 
 /* --------------------------------------------------------- support graph */
 
-/* Optional allocator hooks for a graph. alloc(user, bytes) returns memory
- * aligned to at least 16 bytes, or NULL on failure; free(user, p, bytes)
- * gets back exactly what alloc returned, with the same size. Both NULL:
- * malloc and free. Exactly one NULL is WK_ERR_INVALID_ARG. reserved must be
- * zero. */
-typedef struct wk_fracture_alloc {
-    void *(*alloc)(void *user, size_t bytes);
-    void (*free)(void *user, void *p, size_t bytes);
-    void *user;
-    uint64_t reserved[2];
-} wk_fracture_alloc;
-#define WK_FRACTURE_ALLOC_DEFAULTS {0, 0, 0, {0, 0}}
 
 /* The support graph: n fragments, their neighbour pairs (compact CSR
  * arrays) and which are anchors, plus the state of what is broken. */
@@ -207,7 +195,7 @@ typedef struct wk_fracture_graph wk_fracture_graph;
  * reserved), WK_ERR_OVERFLOW (n > WK_FRACTURE_MAX_FRAGMENTS or too many pairs),
  * WK_ERR_NO_MEMORY. */
 WK_API wk_status wk_fracture_graph_create(uint32_t n, const uint32_t *pairs, size_t npairs,
-                                          const uint8_t *anchor, const wk_fracture_alloc *alloc,
+                                          const uint8_t *anchor, const wk_allocator *alloc,
                                           wk_fracture_graph **g, const wk_exec *exec);
 
 /* Frees the graph (NULL is a no-op). */

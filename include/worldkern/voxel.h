@@ -84,24 +84,11 @@ typedef struct wk_voxel_world wk_voxel_world;
 /* The full sub-voxel mask: a solid block. */
 #define WK_VOXEL_FULL UINT64_C(0xFFFFFFFFFFFFFFFF)
 
-/* Optional allocator hooks for a world. alloc(user, bytes) returns memory
- * aligned to at least 16 bytes, or NULL on failure; free(user, p, bytes)
- * gets back exactly what alloc returned, with the same size. Both NULL: the
- * C library's malloc and free. Exactly one NULL is WK_ERR_INVALID_ARG.
- * reserved must be zero. */
-typedef struct wk_voxel_alloc {
-    void *(*alloc)(void *user, size_t bytes);
-    void (*free)(void *user, void *p, size_t bytes);
-    void *user;
-    uint64_t reserved[2];
-} wk_voxel_alloc;
-#define WK_VOXEL_ALLOC_DEFAULTS {0, 0, 0, {0, 0}}
-
 /* Creates an empty world in *w. alloc may be NULL (malloc/free); the hooks
  * are copied. Errors: WK_ERR_NULL (w NULL), WK_ERR_INVALID_ARG (one hook
  * NULL, reserved nonzero), WK_ERR_NO_MEMORY; *w is NULL on error (when w
  * is not NULL). */
-WK_API wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_voxel_alloc *alloc);
+WK_API wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_allocator *alloc);
 
 /* Frees the world and everything it allocated. NULL is a no-op. */
 WK_API void wk_voxel_world_destroy(wk_voxel_world *w);

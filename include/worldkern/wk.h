@@ -165,6 +165,20 @@ typedef struct wk_exec {
 } wk_exec;
 #define WK_EXEC_DEFAULTS {0, 0, 0, 0, {0, 0, 0, 0}}
 
+/* Optional allocator hooks for the objects that own memory (a voxel world,
+ * a fracture graph); kernels themselves never allocate. alloc(user, bytes)
+ * returns memory aligned to at least 16 bytes, or NULL on failure;
+ * free(user, p, bytes) gets back exactly what alloc returned, with the same
+ * size. Both NULL (or a NULL wk_allocator pointer): the C library's malloc
+ * and free. Exactly one NULL is WK_ERR_INVALID_ARG. reserved must be zero. */
+typedef struct wk_allocator {
+    void *(*alloc)(void *user, size_t bytes);
+    void (*free)(void *user, void *p, size_t bytes);
+    void *user;
+    uint64_t reserved[2];
+} wk_allocator;
+#define WK_ALLOCATOR_DEFAULTS {0, 0, 0, {0, 0}}
+
 /* WK_VERSION_STRING of the library actually linked. */
 WK_API const char *wk_version(void);
 

@@ -93,6 +93,10 @@ int wk__all_zero(const void *p, size_t n);
 /* Nonzero when [a, a + abytes) and [b, b + bbytes) share a byte. */
 int wk__overlap(const void *a, size_t abytes, const void *b, size_t bbytes);
 
+/* The hooks to use for `given` (NULL or both NULL: malloc/free), checked
+ * (reserved zero, both or neither set); `name` names it in the detail. */
+wk_status wk__allocator_resolve(const wk_allocator *given, const char *name, wk_allocator *out);
+
 /* ------------------------------------------------------- views (grid.h) */
 
 /* Checks a grid's reserved space, step (finite, > 0), strides and extent.

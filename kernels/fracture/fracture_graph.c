@@ -40,7 +40,7 @@
 #define NONE 0xFFFFFFFFu
 
 struct wk_fracture_graph {
-    wk_fracture_alloc alloc;
+    wk_allocator alloc;
     void *mem;
     size_t mem_bytes;
     uint32_t n;
@@ -57,15 +57,6 @@ struct wk_fracture_graph {
     uint32_t alive_count;
 };
 
-static void *default_alloc(void *user, size_t bytes) {
-    (void)user;
-    return malloc(bytes);
-}
-static void default_free(void *user, void *p, size_t bytes) {
-    (void)user;
-    (void)bytes;
-    free(p);
-}
 
 /* Ascending sort of a short-ish list of ids (insertion, or heap sort). */
 static void sort_ids(uint32_t *v, size_t n) {
@@ -172,20 +163,15 @@ static void graph_reset(wk_fracture_graph *g) {
 }
 
 static wk_status create_run(uint32_t n, const uint32_t *pairs, size_t npairs, const uint8_t *anchor,
-                            const wk_fracture_alloc *alloc, wk_fracture_graph **out) {
+                            const wk_allocator *alloc, wk_fracture_graph **out) {
     if (!out) return wk__fail(WK_ERR_NULL, "g is NULL");
     *out = NULL;
     if (n > WK_FRACTURE_MAX_FRAGMENTS)
         return wk__fail(WK_ERR_OVERFLOW, "n must be <= %u, got %u", WK_FRACTURE_MAX_FRAGMENTS, n);
     if (npairs > 0 && !pairs) return wk__fail(WK_ERR_NULL, "pairs is NULL with npairs = %zu", npairs);
-    wk_fracture_alloc hooks = {default_alloc, default_free, NULL, {0, 0}};
-    if (alloc) {
-        if (!wk__all_zero(alloc->reserved, sizeof alloc->reserved))
-            return wk__fail(WK_ERR_INVALID_ARG, "alloc->reserved must be zero");
-        if (!alloc->alloc != !alloc->free)
-            return wk__fail(WK_ERR_INVALID_ARG, "alloc->alloc and alloc->free must both be set or both NULL");
-        if (alloc->alloc) hooks = *alloc;
-    }
+    wk_allocator hooks;
+    wk_status s = wk__allocator_resolve(alloc, "alloc", &hooks);
+    if (s != WK_OK) return s;
     size_t directed = 0;
     for (size_t k = 0; k < npairs; k++) {
         uint32_t a = pairs[2 * k], b = pairs[2 * k + 1];
@@ -261,7 +247,7 @@ static wk_status create_run(uint32_t n, const uint32_t *pairs, size_t npairs, co
 }
 
 wk_status wk_fracture_graph_create(uint32_t n, const uint32_t *pairs, size_t npairs, const uint8_t *anchor,
-                                   const wk_fracture_alloc *alloc, wk_fracture_graph **g, const wk_exec *exec) {
+                                   const wk_allocator *alloc, wk_fracture_graph **g, const wk_exec *exec) {
     wk__call call;
     wk_status s = wk__begin(&call, exec, __func__);
     if (s == WK_OK) s = create_run(n, pairs, npairs, anchor, alloc, g);
@@ -271,7 +257,7 @@ wk_status wk_fracture_graph_create(uint32_t n, const uint32_t *pairs, size_t npa
 
 void wk_fracture_graph_destroy(wk_fracture_graph *g) {
     if (!g) return;
-    wk_fracture_alloc hooks = g->alloc;
+    wk_allocator hooks = g->alloc;
     hooks.free(hooks.user, g->mem, g->mem_bytes);
 }
 

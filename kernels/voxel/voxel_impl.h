@@ -32,7 +32,7 @@ typedef struct wk__vslot {
 } wk__vslot;
 
 struct wk_voxel_world {
-    wk_voxel_alloc hooks;
+    wk_allocator hooks;
     wk__vslot *table;       /* open addressing, linear probing */
     uint64_t mask;          /* capacity - 1 (capacity a power of two) */
     uint64_t chunks;

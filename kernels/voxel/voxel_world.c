@@ -11,15 +11,6 @@
 
 typedef struct wk_voxel_world world;
 
-static void *std_alloc(void *user, size_t bytes) {
-    (void)user;
-    return malloc(bytes);
-}
-static void std_free(void *user, void *p, size_t bytes) {
-    (void)user;
-    (void)bytes;
-    free(p);
-}
 
 static void *w_alloc(world *w, size_t bytes) {
     void *p = w->hooks.alloc(w->hooks.user, bytes);
@@ -34,17 +25,12 @@ static void w_free(world *w, void *p, size_t bytes) {
 
 enum { INITIAL_CAPACITY = 64 };
 
-static wk_status create_run(wk_voxel_world **out, const wk_voxel_alloc *alloc) {
+static wk_status create_run(wk_voxel_world **out, const wk_allocator *alloc) {
     if (!out) return wk__fail(WK_ERR_NULL, "w is NULL");
     *out = NULL;
-    wk_voxel_alloc hooks = {std_alloc, std_free, NULL, {0, 0}};
-    if (alloc) {
-        if (!wk__all_zero(alloc->reserved, sizeof alloc->reserved))
-            return wk__fail(WK_ERR_INVALID_ARG, "alloc->reserved must be zero");
-        if (!alloc->alloc != !alloc->free)
-            return wk__fail(WK_ERR_INVALID_ARG, "alloc->alloc and alloc->free must both be set or both NULL");
-        if (alloc->alloc) hooks = *alloc;
-    }
+    wk_allocator hooks;
+    wk_status s = wk__allocator_resolve(alloc, "alloc", &hooks);
+    if (s != WK_OK) return s;
     world *w = hooks.alloc(hooks.user, sizeof *w);
     if (!w) return wk__fail(WK_ERR_NO_MEMORY, "allocating the world (%zu bytes) failed", sizeof *w);
     memset(w, 0, sizeof *w);
@@ -62,7 +48,7 @@ static wk_status create_run(wk_voxel_world **out, const wk_voxel_alloc *alloc) {
     return WK_OK;
 }
 
-wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_voxel_alloc *alloc) {
+wk_status wk_voxel_world_create(wk_voxel_world **w, const wk_allocator *alloc) {
     wk__detail_reset(__func__);
     return create_run(w, alloc);
 }
@@ -77,7 +63,7 @@ void wk_voxel_world_destroy(wk_voxel_world *w) {
     }
     w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
     w_free(w, w->dir, w->dir_entries * sizeof(wk__vchunk *));
-    wk_voxel_alloc hooks = w->hooks;
+    wk_allocator hooks = w->hooks;
     hooks.free(hooks.user, w, sizeof *w);
 }
 

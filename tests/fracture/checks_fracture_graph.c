@@ -338,7 +338,7 @@ int wk_check_fracture_graph_cases(void) {
     {
         /* Allocator hooks: one allocation, given back; a failing one. */
         counting_alloc ca = {0, 0, 0, 0};
-        wk_fracture_alloc hooks = WK_FRACTURE_ALLOC_DEFAULTS;
+        wk_allocator hooks = WK_ALLOCATOR_DEFAULTS;
         hooks.alloc = count_alloc;
         hooks.free = count_free;
         hooks.user = &ca;
@@ -370,7 +370,7 @@ int wk_check_fracture_graph_bad_input(void) {
     g = (wk_fracture_graph *)pairs;
     EXPECT(wk_fracture_graph_create(2, pairs, 2, anchor, NULL, &g, NULL) == WK_ERR_INVALID_ARG && !g, "id >= n");
     EXPECT(wk_fracture_graph_create(0x80000000u, pairs, 2, anchor, NULL, &g, NULL) == WK_ERR_OVERFLOW, "n too big");
-    wk_fracture_alloc hooks = WK_FRACTURE_ALLOC_DEFAULTS;
+    wk_allocator hooks = WK_ALLOCATOR_DEFAULTS;
     hooks.alloc = count_alloc;
     EXPECT(wk_fracture_graph_create(3, pairs, 2, anchor, &hooks, &g, NULL) == WK_ERR_INVALID_ARG, "one hook");
     hooks.alloc = NULL;

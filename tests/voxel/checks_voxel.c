@@ -858,7 +858,7 @@ static void count_free(void *user, void *p, size_t bytes) {
 int wk_check_voxel_allocator(void) {
     int fails = 0;
     counting c = {0, 0, -1};
-    wk_voxel_alloc hooks = {count_alloc, count_free, &c, {0, 0}};
+    wk_allocator hooks = {count_alloc, count_free, &c, {0, 0}};
     wk_voxel_world *w = NULL;
     EXPECT(wk_voxel_world_create(&w, &hooks) == WK_OK, "create with hooks");
     wk_rng rng = {51};
@@ -915,15 +915,15 @@ int wk_check_voxel_allocator(void) {
     EXPECT(c.live_bytes == 0, "destroy left %lld bytes", c.live_bytes);
     /* create failing */
     counting c2 = {0, 0, 0};
-    wk_voxel_alloc h2 = {count_alloc, count_free, &c2, {0, 0}};
+    wk_allocator h2 = {count_alloc, count_free, &c2, {0, 0}};
     wk_voxel_world *w2 = (wk_voxel_world *)&c2;
     EXPECT(wk_voxel_world_create(&w2, &h2) == WK_ERR_NO_MEMORY && w2 == NULL, "create: no memory");
     c2.fail_after = 1;
     EXPECT(wk_voxel_world_create(&w2, &h2) == WK_ERR_NO_MEMORY && w2 == NULL && c2.live_bytes == 0,
            "create: table no memory");
-    wk_voxel_alloc h3 = {count_alloc, NULL, &c2, {0, 0}};
+    wk_allocator h3 = {count_alloc, NULL, &c2, {0, 0}};
     EXPECT(wk_voxel_world_create(&w2, &h3) == WK_ERR_INVALID_ARG, "one hook");
-    wk_voxel_alloc h4 = {NULL, NULL, NULL, {0, 1}};
+    wk_allocator h4 = {NULL, NULL, NULL, {0, 1}};
     EXPECT(wk_voxel_world_create(&w2, &h4) == WK_ERR_INVALID_ARG, "reserved");
     EXPECT(wk_voxel_world_create(NULL, NULL) == WK_ERR_NULL, "NULL w");
     wk_voxel_world_destroy(NULL);
