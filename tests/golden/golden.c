@@ -6,8 +6,10 @@
 #include "golden.h"
 #include "wk_checks.h"
 #include "worldkern/erosion.h"
+#include "worldkern/fracture.h"
 #include "worldkern/noise.h"
 #include "worldkern/spline.h"
+#include "worldkern/voxel.h"
 
 static const wk_golden_entry golden_table[] = {
 #include "golden_table.h"
@@ -121,6 +123,57 @@ static int erosion_thermal_30(float *out, size_t *n) {
     return s;
 }
 
+/* A 48 x 32 camera over a 64 x 64 noise terrain with one brick: every hit
+ * (t, cell, sub-voxel, face) as bytes. */
+static int voxel_camera_hits(float *out, size_t *n) {
+    enum { W = 48, H = 32, R = W * H };
+    wk_voxel_world *w = NULL;
+    int s = wk_voxel_world_create(&w, NULL);
+    wk_fbm f = WK_FBM_DEFAULTS;
+    f.frequency = 1.0 / 16;
+    if (s == 0) s = wk_voxel_set_terrain(w, &f, 0, 0, 64, 64, 0, 64, 20.0f, 12.0f, NULL);
+    if (s == 0) s = wk_voxel_set_sub(w, 30, 22, 30, 0x00FF00FF00FF00FFull);
+    static float ray[6][R], t[R];
+    static int32_t x[R], y[R], z[R];
+    static int8_t sub[R], face[R];
+    wk_voxel_camera cam = {{-10, 50, -10}, {1, -0.6f, 1}, {0.7f, 0, -0.7f}, {0, 1, 0}, 0.8f, 0.55f, {0}};
+    if (s == 0) s = wk_voxel_camera_rays(&cam, W, H, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], NULL);
+    wk_rays rays = {ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], NULL, R, {0}};
+    wk_hits hits = {t, x, y, z, sub, face, {0}};
+    if (s == 0) s = wk_voxel_raycast(w, &rays, &hits, NULL);
+    wk_voxel_world_destroy(w);
+    unsigned char *o = (unsigned char *)out;
+    size_t at = 0;
+    memcpy(o + at, t, sizeof t), at += sizeof t;
+    memcpy(o + at, x, sizeof x), at += sizeof x;
+    memcpy(o + at, y, sizeof y), at += sizeof y;
+    memcpy(o + at, z, sizeof z), at += sizeof z;
+    memcpy(o + at, sub, sizeof sub), at += sizeof sub;
+    memcpy(o + at, face, sizeof face), at += sizeof face;
+    *n = at / sizeof(float);
+    return s;
+}
+
+/* Touching pairs of 500 jittered boxes (as floats' bytes: uint32 ids). */
+static int fracture_pairs(float *out, size_t *n) {
+    enum { N = 500, CAP = 6000 };
+    static float b[6][N];
+    for (int i = 0; i < N; i++) {
+        float jitter = (float)((i * 37) % 11) * 0.01f;
+        b[0][i] = (float)(i % 10) + jitter, b[1][i] = (float)(i / 10 % 10), b[2][i] = (float)(i / 100);
+        b[3][i] = b[0][i] + 1.0f, b[4][i] = b[1][i] + 1.0f - jitter, b[5][i] = b[2][i] + 1.0f;
+    }
+    wk_boxes frags = {b[0], b[1], b[2], b[3], b[4], b[5], N, 0, {0, 0}};
+    size_t ws_bytes = 0, count = 0;
+    int s = wk_fracture_adjacency_workspace_size(N, &ws_bytes);
+    void *ws = s == 0 ? malloc(ws_bytes) : NULL;
+    if (s == 0 && !ws) s = -1;
+    if (s == 0) s = wk_fracture_adjacency(&frags, 0.005f, ws, ws_bytes, (uint32_t *)out, CAP, &count, NULL);
+    free(ws);
+    *n = 2 * count;
+    return s;
+}
+
 typedef struct golden_case { const char *name; int (*fill)(float *out, size_t *n); } golden_case;
 static const golden_case cases[] = {
     {"noise/fbm2/perm/seed0/1oct", fbm2_perm_seed0},
@@ -132,6 +185,8 @@ static const golden_case cases[] = {
     {"spline/cr_sample/phantom", spline_cr_sample_phantom},
     {"spline/water/60_steps", spline_water_60_steps},
     {"erosion/thermal/30_iterations", erosion_thermal_30},
+    {"voxel/raycast/camera48x32", voxel_camera_hits},
+    {"fracture/adjacency/500", fracture_pairs},
 };
 enum { CASES = sizeof cases / sizeof cases[0] };
 

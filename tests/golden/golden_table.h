@@ -9,3 +9,5 @@
 {"spline/cr_sample/phantom", 0x5d7c053720b64ce9ull},
 {"spline/water/60_steps", 0x6e87b008b3a47270ull},
 {"erosion/thermal/30_iterations", 0x2ae528874f59c11full},
+{"voxel/raycast/camera48x32", 0x3ca3e82f737a0b65ull},
+{"fracture/adjacency/500", 0xb9e70b385fa2b83aull},
