@@ -86,8 +86,17 @@ typedef struct wk_fbm {
  *   WK_ERR_NOT_FINITE   step, frequency, lacunarity or gain not finite
  *   WK_ERR_STRIDE       stride < nx, or slice_stride too small (3D)
  *   WK_ERR_OVERFLOW     the buffer extent overflows size_t, a global index
- *                       leaves +-2^53, a lattice coordinate leaves +-2^62,
- *                       or the amplitudes (gain^k) sum to infinity */
+ *                       leaves +-2^53, a lattice coordinate
+ *                       ((i0 + i) * step) * frequency * lacunarity^k reaches
+ *                       2^53 in magnitude at some octave (a double has no
+ *                       fraction bits left there: every sample would be a
+ *                       lattice point), or the amplitudes (gain^k) sum to
+ *                       infinity
+ *
+ * Precision far from the origin: the fraction within a cell is taken from
+ * the double lattice coordinate, so its resolution is one ulp of that
+ * coordinate (2^-29 cells at 2^24, 1/2 cell at 2^52); it reaches float's
+ * own resolution (2^-24) only below 2^29 cells. */
 WK_API wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out,
                                     const wk_exec *exec);
 WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out,
@@ -99,6 +108,28 @@ WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *o
  * must not overlap (WK_ERR_ALIAS). Errors as wk_noise_fbm2_grid. */
 WK_API wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g, float *value,
                                           float *ddx, float *ddy, const wk_exec *exec);
+
+/* fBm at n arbitrary world positions (x[i], y[i]) (2D) or (x[i], y[i],
+ * z[i]) (3D), in double, both lattices. The lattice coordinate of octave k
+ * is x[i] * (frequency * lacunarity^k), formed in double as the grids form
+ * ((i0 + i) * step) * ...: a point at x = (double)(i0 + i) * step returns
+ * exactly the bits the grid gives at sample i (any origin), on every ISA.
+ * out: n floats. Inputs are not modified; out must not overlap them
+ * (WK_ERR_ALIAS). n = 0 is a no-op (pointers may be NULL). Per call the
+ * coordinates are scanned once for validation before anything is written.
+ * Errors, out untouched:
+ *   WK_ERR_NULL         f, or x, y (z) or out with n > 0
+ *   WK_ERR_INVALID_ARG  f as wk_noise_fbm2_grid
+ *   WK_ERR_NOT_FINITE   a coordinate is NaN or infinite (detail names it),
+ *                       or f's frequency, lacunarity or gain
+ *   WK_ERR_OVERFLOW     |coordinate| * frequency * lacunarity^k reaches 2^53
+ *                       at some octave, n * sizeof(double) overflows size_t,
+ *                       or the amplitudes sum to infinity
+ * Thread safety: any number of calls at once. */
+WK_API wk_status wk_noise_fbm2_points(const wk_fbm *f, const double *x, const double *y, size_t n,
+                                      float *out, const wk_exec *exec);
+WK_API wk_status wk_noise_fbm3_points(const wk_fbm *f, const double *x, const double *y,
+                                      const double *z, size_t n, float *out, const wk_exec *exec);
 
 #ifdef __cplusplus
 }

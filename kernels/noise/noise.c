@@ -19,7 +19,7 @@ typedef struct points_job {
     const wk__noise_kernels *k;
     const float *x, *y, *z; /* z NULL: 2D */
     size_t n;
-    wk_perm perm;
+    const wk_perm *perm;
     float *out;
 } points_job;
 
@@ -29,9 +29,9 @@ static void points_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     for (size_t c = begin; c < end; c++) {
         size_t start = c * POINT_CHUNK, count = job->n - start < POINT_CHUNK ? job->n - start : POINT_CHUNK;
         if (job->z)
-            job->k->perlin3(job->x + start, job->y + start, job->z + start, count, &job->perm, job->out + start);
+            job->k->perlin3(job->x + start, job->y + start, job->z + start, count, job->perm, job->out + start);
         else
-            job->k->perlin2(job->x + start, job->y + start, count, &job->perm, job->out + start);
+            job->k->perlin2(job->x + start, job->y + start, count, job->perm, job->out + start);
     }
 }
 
@@ -53,8 +53,7 @@ static wk_status perlin_points(const wk__call *call, int dims, const float *x, c
     if (s == WK_OK) s = check_out_alias(y, out, n, "y");
     if (s == WK_OK && dims == 3) s = check_out_alias(z, out, n, "z");
     if (s != WK_OK) return s;
-    points_job job = {noise_kernels(call), x, y, dims == 3 ? z : NULL, n, {{0}}, out};
-    wk__perm_init(&job.perm, seed);
+    points_job job = {noise_kernels(call), x, y, dims == 3 ? z : NULL, n, wk__perm_get(seed), out};
     wk__parallel_for(call, n / POINT_CHUNK + (n % POINT_CHUNK != 0), POINT_CHUNK, points_part, &job);
     return WK_OK;
 }
@@ -89,7 +88,7 @@ typedef struct fbm_plan {
     uint32_t seed[MAX_OCTAVES];
     int normalize;
     float amp_sum;
-    wk_perm perm[MAX_OCTAVES]; /* PERM only */
+    const wk_perm *perm[MAX_OCTAVES]; /* PERM only: per-thread cache (noise_lattice.h) */
 } fbm_plan;
 
 static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
@@ -131,27 +130,36 @@ static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
 
 static void plan_permutations(fbm_plan *plan) {
     if (plan->lattice == WK_LATTICE_PERM)
-        for (int k = 0; k < plan->octaves; k++) wk__perm_init(&plan->perm[k], plan->seed[k]);
+        for (int k = 0; k < plan->octaves; k++) plan->perm[k] = wk__perm_get(plan->seed[k]);
 }
 
-/* Global indices must stay within +-2^53 (exact in double) and lattice
- * coordinates within +-2^62 (exact cells in int64) at every octave. */
+/* Lattice coordinates must stay below 2^53 in magnitude: beyond, a double
+ * has no fraction bits left and every sample would be a lattice point
+ * (noise 0). Global indices must stay within +-2^53 (exact in double). */
+#define LATTICE_LIMIT 0x1p53
+
 static wk_status check_axis(const fbm_plan *plan, int64_t origin, uint32_t count, const char *axis) {
     const int64_t limit = (int64_t)1 << 53;
     if (origin < -limit || origin > limit - (int64_t)count)
         return wk__fail(WK_ERR_OVERFLOW, "g->%s0 + n%s must stay within +-2^53, got origin %lld, count %u", axis,
                         axis, (long long)origin, count);
+    /* Rounding is monotonic: the farthest index gives the largest |coordinate|. */
     double reach = fmax(fabs((double)origin), fabs((double)(origin + (int64_t)count - 1)));
-    for (int k = 0; k < plan->octaves; k++)
-        if (!(reach * plan->step * plan->freq[k] < 0x1p62))
-            return wk__fail(WK_ERR_OVERFLOW, "lattice coordinate along %s leaves +-2^62 at octave %d", axis, k);
+    for (int k = 0; k < plan->octaves; k++) {
+        double pos = (reach * plan->step) * plan->freq[k];
+        if (!(pos < LATTICE_LIMIT))
+            return wk__fail(WK_ERR_OVERFLOW,
+                            "lattice coordinate along %s reaches %g at octave %d (index %.0f, step %g, frequency %g); "
+                            "it must stay below 2^53",
+                            axis, pos, k, reach, plan->step, plan->freq[k]);
+    }
     return WK_OK;
 }
 
 static wk_octave octave_of(const fbm_plan *plan, int k) {
     wk_octave o;
     o.lattice = plan->lattice;
-    o.perm = &plan->perm[k];
+    o.perm = plan->perm[k];
     o.amp = plan->amp[k];
     o.first = k == 0;
     o.divide = plan->normalize && k == plan->octaves - 1;
@@ -163,10 +171,32 @@ static wk_octave octave_of(const fbm_plan *plan, int k) {
 
 enum { TILE_COLS = 256 };
 
-/* Lattice data of `count` consecutive samples along one axis at octave k:
- * keys of the cell and the next cell (PERM: cell & 255; HASH: axis hash),
- * fraction, fraction - 1, fade and, when dfade is not NULL, its derivative;
- * the cells themselves when `cells` is not NULL.
+/* Lattice data of one lattice coordinate `pos` (double) at octave k along
+ * `axis`: cell, keys of the cell and the next cell (PERM: cell & 255; HASH:
+ * axis hash), fraction, fraction - 1, fade and its derivative. Grids and
+ * points share it, so equal coordinates give equal bits. */
+static inline void coord_lattice(const fbm_plan *plan, int k, unsigned axis, double pos, int64_t *cell_out,
+                                 uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade,
+                                 float *dfade) {
+    double cell = floor(pos);
+    int64_t c = (int64_t)cell;
+    float t = (float)(pos - cell);
+    if (cell_out) *cell_out = c;
+    if (plan->lattice == WK_LATTICE_PERM) {
+        *key0 = (uint32_t)((uint64_t)c & 255);
+        *key1 = (uint32_t)((uint64_t)(c + 1) & 255);
+    } else {
+        *key0 = wk__axis_hash(c, plan->seed[k], axis);
+        *key1 = wk__axis_hash(c + 1, plan->seed[k], axis);
+    }
+    *frac = t;
+    *frac1 = t - 1.0f;
+    *fade = wk_fade(t);
+    if (dfade) *dfade = wk_fade_deriv(t);
+}
+
+/* Lattice data of `count` consecutive samples along one axis at octave k
+ * (coord_lattice per sample; `cells` and `dfade` may be NULL).
  * The lattice coordinate is ((origin + i) * step) * freq, formed in double;
  * only the fraction goes on in float. */
 static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t origin,
@@ -174,21 +204,8 @@ static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t ori
                          float *frac, float *frac1, float *fade, float *dfade) {
     for (size_t i = 0; i < count; i++) {
         double pos = ((double)(origin + (int64_t)i) * plan->step) * plan->freq[k];
-        double cell = floor(pos);
-        int64_t c = (int64_t)cell;
-        float t = (float)(pos - cell);
-        if (cells) cells[i] = c;
-        if (plan->lattice == WK_LATTICE_PERM) {
-            key0[i] = (uint32_t)((uint64_t)c & 255);
-            key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
-        } else {
-            key0[i] = wk__axis_hash(c, plan->seed[k], axis);
-            key1[i] = wk__axis_hash(c + 1, plan->seed[k], axis);
-        }
-        frac[i] = t;
-        frac1[i] = t - 1.0f;
-        fade[i] = wk_fade(t);
-        if (dfade) dfade[i] = wk_fade_deriv(t);
+        coord_lattice(plan, k, axis, pos, cells ? &cells[i] : NULL, &key0[i], &key1[i], &frac[i], &frac1[i],
+                      &fade[i], dfade ? &dfade[i] : NULL);
     }
 }
 
@@ -212,7 +229,7 @@ typedef struct tile_columns {
 } tile_columns;
 
 static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
-    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k].p[(uint64_t)cell & 255];
+    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k]->p[(uint64_t)cell & 255];
     return wk__axis_hash(cell, plan->seed[k], 0);
 }
 
@@ -231,8 +248,8 @@ static void columns_lattice(const fbm_plan *plan, int k, int64_t origin, uint32_
                  with_deriv ? c->du : NULL);
     if (plan->lattice == WK_LATTICE_PERM)
         for (uint32_t i = 0; i < count; i++) {
-            c->q0[i] = plan->perm[k].p[c->q0[i]];
-            c->q1[i] = plan->perm[k].p[c->q1[i]];
+            c->q0[i] = plan->perm[k]->p[c->q0[i]];
+            c->q1[i] = plan->perm[k]->p[c->q1[i]];
         }
     c->count = count;
     c->dense = 0;
@@ -415,7 +432,7 @@ typedef struct row_keys {
 
 /* Column keys with the row's Y folded in, as wk_row3 describes. */
 static uint32_t fold_row(const fbm_plan *plan, int k, uint32_t col, uint32_t row) {
-    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k].p[(col + row) & 255];
+    if (plan->lattice == WK_LATTICE_PERM) return plan->perm[k]->p[(col + row) & 255];
     return col ^ row;
 }
 
@@ -428,7 +445,7 @@ static void row_keys_for(const fbm_plan *plan, int k, const tile_columns *c, siz
                 r->cell_y1[s][j] = fold_row(plan, k, c->cell_key[s][j], y->key1);
             }
     if (plan->lattice == WK_LATTICE_PERM) {
-        const uint8_t *p = plan->perm[k].p;
+        const uint8_t *p = plan->perm[k]->p;
         for (size_t i = 0; i < cols; i++) {
             r->q00[i] = p[(c->q0[i] + y->key0) & 255];
             r->q10[i] = p[(c->q1[i] + y->key0) & 255];
@@ -524,5 +541,125 @@ wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out, con
     wk__call call;
     wk_status s = wk__begin(&call, exec, __func__);
     if (s == WK_OK) s = fbm3_run(&call, f, g, out);
+    return wk__end(&call, s);
+}
+
+/* ------------------------------------------------------------ fBm points */
+
+enum { PTS_CHUNK = 256, PTS_TASK = 4096 };
+
+static wk_status check_coords(const fbm_plan *plan, const double *v, size_t n, const char *name) {
+    double reach = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i])) return wk__fail(WK_ERR_NOT_FINITE, "%s[%zu] must be finite, got %g", name, i, v[i]);
+        double a = fabs(v[i]);
+        if (a > reach) reach = a;
+    }
+    for (int k = 0; k < plan->octaves; k++) {
+        double pos = reach * plan->freq[k];
+        if (!(pos < LATTICE_LIMIT))
+            return wk__fail(WK_ERR_OVERFLOW,
+                            "lattice coordinate %s * frequency reaches %g at octave %d (|%s| up to %g, frequency %g); "
+                            "it must stay below 2^53",
+                            name, pos, k, name, reach, plan->freq[k]);
+    }
+    return WK_OK;
+}
+
+typedef struct pts_job {
+    const wk__noise_kernels *kern;
+    const fbm_plan *plan;
+    const double *x, *y, *z; /* z NULL: 2D */
+    size_t n;
+    float *out;
+} pts_job;
+
+typedef struct pts_scratch {
+    uint32_t q[4][PTS_CHUNK], k0[PTS_CHUNK], k1[PTS_CHUNK], y0[PTS_CHUNK], y1[PTS_CHUNK];
+    uint32_t x0[PTS_CHUNK], x1[PTS_CHUNK];
+    float fx[PTS_CHUNK], fx1[PTS_CHUNK], u[PTS_CHUNK], fy[PTS_CHUNK], fy1[PTS_CHUNK], v[PTS_CHUNK];
+    float fz[PTS_CHUNK], fz1[PTS_CHUNK], w[PTS_CHUNK];
+} pts_scratch;
+
+static void pts_chunk(const pts_job *job, size_t start, size_t count, pts_scratch *s) {
+    const fbm_plan *plan = job->plan;
+    float *out = job->out + start;
+    for (int k = 0; k < plan->octaves; k++) {
+        wk_octave o = octave_of(plan, k);
+        double freq = plan->freq[k];
+        for (size_t i = 0; i < count; i++) {
+            coord_lattice(plan, k, 0, job->x[start + i] * freq, NULL, &s->x0[i], &s->x1[i], &s->fx[i], &s->fx1[i],
+                          &s->u[i], NULL);
+            coord_lattice(plan, k, 1, job->y[start + i] * freq, NULL, &s->y0[i], &s->y1[i], &s->fy[i], &s->fy1[i],
+                          &s->v[i], NULL);
+            if (plan->lattice == WK_LATTICE_PERM) { /* column keys perm[X], perm[X+1] */
+                s->x0[i] = plan->perm[k]->p[s->x0[i]];
+                s->x1[i] = plan->perm[k]->p[s->x1[i]];
+            }
+        }
+        if (!job->z) {
+            wk_pts2 p = {s->x0, s->x1, s->y0, s->y1, s->fx, s->fx1, s->u, s->fy, s->fy1, s->v};
+            job->kern->pts2(&p, &o, count, out);
+            continue;
+        }
+        for (size_t i = 0; i < count; i++) {
+            coord_lattice(plan, k, 2, job->z[start + i] * freq, NULL, &s->k0[i], &s->k1[i], &s->fz[i], &s->fz1[i],
+                          &s->w[i], NULL);
+            /* fold the point's Y into the column keys, as row_keys_for */
+            s->q[0][i] = fold_row(plan, k, s->x0[i], s->y0[i]);
+            s->q[1][i] = fold_row(plan, k, s->x1[i], s->y0[i]);
+            s->q[2][i] = fold_row(plan, k, s->x0[i], s->y1[i]);
+            s->q[3][i] = fold_row(plan, k, s->x1[i], s->y1[i]);
+        }
+        wk_pts3 p = {s->q[0], s->q[1], s->q[2], s->q[3], s->k0, s->k1, s->fx, s->fx1, s->u,
+                     s->fy, s->fy1, s->v, s->fz, s->fz1, s->w};
+        job->kern->pts3(&p, &o, count, out);
+    }
+}
+
+static void pts_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    const pts_job *job = ctx;
+    pts_scratch s;
+    for (size_t start = begin * PTS_TASK; start < end * PTS_TASK && start < job->n; start += PTS_CHUNK) {
+        size_t count = job->n - start < PTS_CHUNK ? job->n - start : PTS_CHUNK;
+        pts_chunk(job, start, count, &s);
+    }
+}
+
+static wk_status fbm_points_run(const wk__call *call, const wk_fbm *f, const double *x, const double *y,
+                                const double *z, int dims, size_t n, float *out) {
+    fbm_plan plan;
+    wk_status s = plan_fbm(f, 1.0, &plan);
+    if (s != WK_OK || n == 0) return s;
+    if (!x || !y || (dims == 3 && !z) || !out)
+        return wk__fail(WK_ERR_NULL, "x, y%s and out must not be NULL with n = %zu", dims == 3 ? ", z" : "", n);
+    if (n > SIZE_MAX / sizeof(double)) return wk__fail(WK_ERR_OVERFLOW, "n = %zu doubles overflow size_t bytes", n);
+    size_t ob = n * sizeof(float), ib = n * sizeof(double);
+    if (wk__overlap(out, ob, x, ib) || wk__overlap(out, ob, y, ib) || (dims == 3 && wk__overlap(out, ob, z, ib)))
+        return wk__fail(WK_ERR_ALIAS, "out must not overlap x, y%s", dims == 3 ? " or z" : "");
+    if ((s = check_coords(&plan, x, n, "x")) != WK_OK) return s;
+    if ((s = check_coords(&plan, y, n, "y")) != WK_OK) return s;
+    if (dims == 3 && (s = check_coords(&plan, z, n, "z")) != WK_OK) return s;
+    plan_permutations(&plan);
+    pts_job job = {noise_kernels(call), &plan, x, y, dims == 3 ? z : NULL, n, out};
+    wk__parallel_for(call, n / PTS_TASK + (n % PTS_TASK != 0), (size_t)PTS_TASK * (size_t)plan.octaves, pts_part,
+                     &job);
+    return WK_OK;
+}
+
+wk_status wk_noise_fbm2_points(const wk_fbm *f, const double *x, const double *y, size_t n, float *out,
+                               const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = fbm_points_run(&call, f, x, y, NULL, 2, n, out);
+    return wk__end(&call, s);
+}
+
+wk_status wk_noise_fbm3_points(const wk_fbm *f, const double *x, const double *y, const double *z, size_t n,
+                               float *out, const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = fbm_points_run(&call, f, x, y, z, 3, n, out);
     return wk__end(&call, s);
 }

@@ -77,6 +77,24 @@ typedef struct wk_row2d {
     float sx, sy;     /* world-to-lattice scale of this octave (frequency) */
 } wk_row2d;
 
+/* fBm at arbitrary points: per-point lattice data of one octave (every
+ * array n entries). 2D: q0/q1 are the column keys of X and X+1 as in
+ * wk_row2 (PERM perm[X & 255], perm[(X+1) & 255]; HASH ax(X), ax(X+1)) and
+ * y0/y1 the point's row keys (PERM Y & 255, (Y+1) & 255; HASH ay(Y),
+ * ay(Y+1)). 3D: q_ab fold in the point's Y as in wk_row3 and z0/z1 are
+ * the point's Z keys. The corner gradient and the arithmetic are those of
+ * the grid rows, so a point gives the bits of the grid sample at the same
+ * lattice coordinate. */
+typedef struct wk_pts2 {
+    const uint32_t *q0, *q1, *y0, *y1;
+    const float *fx, *fx1, *u, *fy, *fy1, *v;
+} wk_pts2;
+
+typedef struct wk_pts3 {
+    const uint32_t *q00, *q10, *q01, *q11, *z0, *z1;
+    const float *fx, *fx1, *u, *fy, *fy1, *v, *fz, *fz1, *w;
+} wk_pts3;
+
 /* Per-ISA entry points; `n` counts points (columns). */
 #define WK_NOISE_FUNCS(sfx)                                                          \
     void wk__noise_row2_##sfx(const wk_row2 *r, const wk_octave *o, size_t n,        \
@@ -89,6 +107,10 @@ typedef struct wk_row2d {
                           const wk_perm *perm, float *out);                         \
     void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
+    void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
+                             float *out);                                           \
+    void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
+                             float *out);
 
 WK_NOISE_FUNCS(ref)
 WK_NOISE_FUNCS(avx2)
@@ -103,6 +125,8 @@ typedef struct wk__noise_kernels {
     void (*perlin2)(const float *, const float *, size_t, const wk_perm *, float *);
     void (*perlin3)(const float *, const float *, const float *, size_t, const wk_perm *,
                     float *);
+    void (*pts2)(const wk_pts2 *, const wk_octave *, size_t, float *);
+    void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
 } wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */

@@ -7,6 +7,11 @@
 /* Perlin's permutation for seed 0, else its documented seeded shuffle. */
 void wk__perm_init(wk_perm *perm, uint32_t seed);
 
+/* The same permutation from a per-thread cache (seed 0: Perlin's table,
+ * static). Valid until this thread asks for another seed with the same low
+ * 4 bits; the 16 consecutive seeds of one call's octaves never collide. */
+const wk_perm *wk__perm_get(uint32_t seed);
+
 /* The HASH lattice's hash of one axis (0 = x, 1 = y, 2 = z), noise.h. */
 uint32_t wk__axis_hash(int64_t cell, uint32_t seed, unsigned axis);
 

@@ -61,6 +61,37 @@ void wk__noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *o
     }
 }
 
+/* Points: the row formulas with the row's scalars per point. */
+void wk__noise_pts2_ref(const wk_pts2 *p, const wk_octave *o, size_t n, float *out) {
+    for (size_t i = 0; i < n; i++) {
+        float g00 = grad2(wk_corner_index(o, p->q0[i], p->y0[i], 29), p->fx[i], p->fy[i]);
+        float g10 = grad2(wk_corner_index(o, p->q1[i], p->y0[i], 29), p->fx1[i], p->fy[i]);
+        float g01 = grad2(wk_corner_index(o, p->q0[i], p->y1[i], 29), p->fx[i], p->fy1[i]);
+        float g11 = grad2(wk_corner_index(o, p->q1[i], p->y1[i], 29), p->fx1[i], p->fy1[i]);
+        float value = lerp(p->v[i], lerp(p->u[i], g00, g10), lerp(p->u[i], g01, g11));
+        accumulate(o, value, &out[i]);
+    }
+}
+
+void wk__noise_pts3_ref(const wk_pts3 *p, const wk_octave *o, size_t n, float *out) {
+    for (size_t i = 0; i < n; i++) {
+        float x0 = p->fx[i], x1 = p->fx1[i], u = p->u[i], y0 = p->fy[i], y1 = p->fy1[i];
+        float z0 = p->fz[i], z1 = p->fz1[i];
+        uint32_t k0 = p->z0[i], k1 = p->z1[i];
+        float g000 = grad3(wk_corner_index(o, p->q00[i], k0, 28), x0, y0, z0);
+        float g100 = grad3(wk_corner_index(o, p->q10[i], k0, 28), x1, y0, z0);
+        float g010 = grad3(wk_corner_index(o, p->q01[i], k0, 28), x0, y1, z0);
+        float g110 = grad3(wk_corner_index(o, p->q11[i], k0, 28), x1, y1, z0);
+        float g001 = grad3(wk_corner_index(o, p->q00[i], k1, 28), x0, y0, z1);
+        float g101 = grad3(wk_corner_index(o, p->q10[i], k1, 28), x1, y0, z1);
+        float g011 = grad3(wk_corner_index(o, p->q01[i], k1, 28), x0, y1, z1);
+        float g111 = grad3(wk_corner_index(o, p->q11[i], k1, 28), x1, y1, z1);
+        float near = lerp(p->v[i], lerp(u, g000, g100), lerp(u, g010, g110));
+        float far = lerp(p->v[i], lerp(u, g001, g101), lerp(u, g011, g111));
+        accumulate(o, lerp(p->w[i], near, far), &out[i]);
+    }
+}
+
 /* d/dx and d/dy of a 2D gradient value: the signs of its x and y terms. */
 static float grad2_dx(uint32_t hash) {
     uint32_t h = hash & 7;
@@ -152,4 +183,5 @@ void wk__perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n
 
 const wk__noise_kernels wk__noise_kernels_ref = {
     wk__noise_row2_ref, wk__noise_row3_ref, wk__noise_row2d_ref, wk__perlin2_ref, wk__perlin3_ref,
+    wk__noise_pts2_ref, wk__noise_pts3_ref,
 };

@@ -348,6 +348,76 @@ void WK_SIMD_NAME(wk__noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n
     DISPATCH_KEYS(&c, row3_loop, r, o, n, out, &c);
 }
 
+/* ------------------------------------------------------ fBm at points */
+
+/* A corner index from per-lane column and row keys. */
+static inline wk_vi corner_lanes(const corner_ctx *c, int mode, wk_vi col, wk_vi row, int shift) {
+    if (mode == CORNERS_PERM) return wk_perm256_get(&c->perm, wk_vi_add(col, row));
+    wk_vi h = wk_vi_xor(col, row);
+    h = wk_vi_mullo(wk_vi_xor(h, wk_vi_srli(h, 16)), wk_vi_set1(0x7FEB352Du));
+    return shift == 29 ? wk_vi_srli(h, 29) : wk_vi_srli(h, 28);
+}
+
+/* 2D: g = (x ^ xsign) + (y ^ ysign), the row path's terms with y per lane. */
+WK_INLINE void pts2_loop(const wk_pts2 *p, const wk_octave *o, size_t n, float *out, const corner_ctx *c,
+                         int mode) {
+    wk_lut16 xsign = wk_lut16_load(g2_xsign), ysign = wk_lut16_load(g2_ysign);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vi q0 = wk_vi_load_n(p->q0 + i, m), q1 = wk_vi_load_n(p->q1 + i, m);
+        wk_vi r0 = wk_vi_load_n(p->y0 + i, m), r1 = wk_vi_load_n(p->y1 + i, m);
+        wk_vf x0 = wk_vf_load_n(p->fx + i, m), x1 = wk_vf_load_n(p->fx1 + i, m);
+        wk_vf y0 = wk_vf_load_n(p->fy + i, m), y1 = wk_vf_load_n(p->fy1 + i, m);
+        wk_vi h[4] = {corner_lanes(c, mode, q0, r0, 29), corner_lanes(c, mode, q0, r1, 29),
+                      corner_lanes(c, mode, q1, r0, 29), corner_lanes(c, mode, q1, r1, 29)};
+        wk_vf g[4];
+        for (int k = 0; k < 4; k++) /* corner (a, b) = (k >> 1, k & 1) */
+            g[k] = wk_vf_add(wk_vf_xor_bits(k >> 1 ? x1 : x0, wk_lut16_get(xsign, h[k])),
+                             wk_vf_xor_bits(k & 1 ? y1 : y0, wk_lut16_get(ysign, h[k])));
+        wk_vf u = wk_vf_load_n(p->u + i, m), v = wk_vf_load_n(p->v + i, m);
+        accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_pts2)(const wk_pts2 *p, const wk_octave *o, size_t n, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, pts2_loop, p, o, n, out, &c);
+}
+
+/* 3D: g = x term + (y term + z term), as the rows (row_terms sums y and z). */
+WK_INLINE void pts3_loop(const wk_pts3 *p, const wk_octave *o, size_t n, float *out, const corner_ctx *c,
+                         int mode) {
+    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign);
+    wk_lut16 ymask = wk_lut16_load(g3_ymask), ysign = wk_lut16_load(g3_ysign);
+    wk_lut16 zmask = wk_lut16_load(g3_zmask), zsign = wk_lut16_load(g3_zsign);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf x[2] = {wk_vf_load_n(p->fx + i, m), wk_vf_load_n(p->fx1 + i, m)};
+        wk_vf y[2] = {wk_vf_load_n(p->fy + i, m), wk_vf_load_n(p->fy1 + i, m)};
+        wk_vf z[2] = {wk_vf_load_n(p->fz + i, m), wk_vf_load_n(p->fz1 + i, m)};
+        wk_vi q[4] = {wk_vi_load_n(p->q00 + i, m), wk_vi_load_n(p->q10 + i, m), wk_vi_load_n(p->q01 + i, m),
+                      wk_vi_load_n(p->q11 + i, m)};
+        wk_vi zk[2] = {wk_vi_load_n(p->z0 + i, m), wk_vi_load_n(p->z1 + i, m)};
+        wk_vf g[8];
+        for (int k = 0; k < 8; k++) { /* corner a + 2 b + 4 d */
+            wk_vi h = corner_lanes(c, mode, q[k & 3], zk[k >> 2], 28);
+            wk_vf yz = wk_vf_add(grad_term(y[(k >> 1) & 1], ymask, ysign, h), grad_term(z[k >> 2], zmask, zsign, h));
+            g[k] = wk_vf_add(grad_term(x[k & 1], xmask, xsign, h), yz);
+        }
+        wk_vf u = wk_vf_load_n(p->u + i, m), v = wk_vf_load_n(p->v + i, m), w = wk_vf_load_n(p->w + i, m);
+        wk_vf near = lerp(v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
+        wk_vf far = lerp(v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
+        accumulate(o, lerp(w, near, far), out + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_pts3)(const wk_pts3 *p, const wk_octave *o, size_t n, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, pts3_loop, p, o, n, out, &c);
+}
+
 /* ----------------------------------------------------------- points */
 
 static inline wk_vf fade(wk_vf t) {
@@ -433,5 +503,6 @@ void WK_SIMD_NAME(wk__perlin3)(const float *xs, const float *ys, const float *zs
 
 const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     WK_SIMD_NAME(wk__noise_row2), WK_SIMD_NAME(wk__noise_row3), WK_SIMD_NAME(wk__noise_row2d),
-    WK_SIMD_NAME(wk__perlin2),    WK_SIMD_NAME(wk__perlin3),
+    WK_SIMD_NAME(wk__perlin2),    WK_SIMD_NAME(wk__perlin3),    WK_SIMD_NAME(wk__noise_pts2),
+    WK_SIMD_NAME(wk__noise_pts3),
 };

@@ -25,4 +25,8 @@
     X(deriv_finite_differences, plain)     \
     X(bad_points, plain)                   \
     X(bad_minmax_remap, plain)             \
-    X(bad_grids, plain)
+    X(bad_grids, plain)                    \
+    X(points_equal_grid, isa)              \
+    X(points_isa_random, isa)              \
+    X(bad_fbm_points, plain)               \
+    X(grid_2p53, plain)
