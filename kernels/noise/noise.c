@@ -196,16 +196,39 @@ static inline void coord_lattice(const fbm_plan *plan, int k, unsigned axis, dou
 }
 
 /* Lattice data of `count` consecutive samples along one axis at octave k
- * (coord_lattice per sample; `cells` and `dfade` may be NULL).
+ * (the arithmetic of coord_lattice; `cells` and `dfade` may be NULL).
  * The lattice coordinate is ((origin + i) * step) * freq, formed in double;
  * only the fraction goes on in float. */
 static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t origin,
                          size_t count, int64_t *cells, uint32_t *key0, uint32_t *key1,
                          float *frac, float *frac1, float *fade, float *dfade) {
+    /* Keys depend on the cell only: consecutive samples mostly share a cell
+     * or step to the next, so keys are hashed once per cell. */
+    int64_t prev = 0;
+    uint32_t prev0 = 0, prev1 = 0;
+    int have = 0;
     for (size_t i = 0; i < count; i++) {
         double pos = ((double)(origin + (int64_t)i) * plan->step) * plan->freq[k];
-        coord_lattice(plan, k, axis, pos, cells ? &cells[i] : NULL, &key0[i], &key1[i], &frac[i], &frac1[i],
-                      &fade[i], dfade ? &dfade[i] : NULL);
+        double cell = floor(pos);
+        int64_t c = (int64_t)cell;
+        float t = (float)(pos - cell);
+        if (cells) cells[i] = c;
+        if (plan->lattice == WK_LATTICE_PERM) {
+            key0[i] = (uint32_t)((uint64_t)c & 255);
+            key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
+        } else {
+            if (have && c == prev) {
+                key0[i] = prev0, key1[i] = prev1;
+            } else {
+                key0[i] = have && c == prev + 1 ? prev1 : wk__axis_hash(c, plan->seed[k], axis);
+                key1[i] = wk__axis_hash(c + 1, plan->seed[k], axis);
+            }
+            prev = c, prev0 = key0[i], prev1 = key1[i], have = 1;
+        }
+        frac[i] = t;
+        frac1[i] = t - 1.0f;
+        fade[i] = wk_fade(t);
+        if (dfade) dfade[i] = wk_fade_deriv(t);
     }
 }
 
@@ -314,6 +337,12 @@ static wk_status check_grid2(const wk_fbm *f, const wk_grid2 *g, fbm_plan *plan,
     return check_axis(plan, g->j0, g->ny, "j");
 }
 
+/* Lattice data of a tile's rows. */
+typedef struct tile_rows {
+    uint32_t key0[TILE_ROWS_2D], key1[TILE_ROWS_2D];
+    float f[TILE_ROWS_2D], f1[TILE_ROWS_2D], fade[TILE_ROWS_2D];
+} tile_rows;
+
 /* Value (and, with ddx/ddy, derivatives) of the 2D fBm over one tile. */
 static void fbm2_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const wk_grid2 *g,
                       uint32_t col0, uint32_t cols, uint32_t row0, uint32_t rows, float *value,
@@ -324,6 +353,16 @@ static void fbm2_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         columns_lattice(plan, k, g->i0 + col0, cols, with_deriv, &c);
+        if (!with_deriv) {
+            /* One call per tile and octave: the rows' lattice data in arrays. */
+            tile_rows y;
+            axis_lattice(plan, k, 1, g->j0 + row0, rows, NULL, y.key0, y.key1, y.f, y.f1, y.fade, NULL);
+            wk_tile2 t = {cols, rows, g->stride, c.q0, c.q1, c.fx, c.fx1, c.u, y.key0, y.key1, y.f, y.f1, y.fade,
+                          c.dense ? c.cell : NULL, (const uint32_t(*)[WK_DENSE_CELLS])c.cell_key,
+                          c.dense ? c.segment_cols : cols, c.dense ? c.segments : 1};
+            kern->tile2(&t, &o, value + (size_t)row0 * g->stride + col0);
+            continue;
+        }
         for (uint32_t j = row0; j < row0 + rows; j++) {
             lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
             for (uint32_t seg = 0; seg < segment_count(&c); seg++) {

@@ -69,6 +69,25 @@ typedef struct wk_row3 {
  * register table. */
 #define WK_DENSE_CELLS 16
 
+/* A whole 2D tile of one octave in one call: the columns (as wk_row2) and
+ * per row j the row keys y0[j], y1[j] and fy[j], fy1[j], v[j]; row j goes
+ * to out + j * stride. Dense tiles (cell != NULL) are cut into `segments`
+ * runs of seg_cols columns (the last may be shorter); cell[i] is column
+ * i's cell offset from its segment's first cell and cell_key[s][c] the
+ * column key of that segment's cell c (c < 16; entries past the segment's
+ * cells are never looked up). The per-ISA code then builds each row's
+ * 16-entry corner tables from the keys in registers. */
+typedef struct wk_tile2 {
+    size_t cols, rows, stride;
+    const uint32_t *q0, *q1;
+    const float *fx, *fx1, *u;
+    const uint32_t *y0, *y1;
+    const float *fy, *fy1, *v;
+    const uint32_t *cell;
+    const uint32_t (*cell_key)[WK_DENSE_CELLS];
+    size_t seg_cols, segments;
+} wk_tile2;
+
 /* Derivative rows of a 2D grid octave add the fade derivatives. */
 typedef struct wk_row2d {
     wk_row2 r;
@@ -107,6 +126,7 @@ typedef struct wk_pts3 {
                           const wk_perm *perm, float *out);                         \
     void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
+    void wk__noise_tile2_##sfx(const wk_tile2 *t, const wk_octave *o, float *out);  \
     void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
                              float *out);                                           \
     void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
@@ -127,6 +147,7 @@ typedef struct wk__noise_kernels {
                     float *);
     void (*pts2)(const wk_pts2 *, const wk_octave *, size_t, float *);
     void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
+    void (*tile2)(const wk_tile2 *, const wk_octave *, float *);
 } wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */

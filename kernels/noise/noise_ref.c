@@ -61,6 +61,15 @@ void wk__noise_row3_ref(const wk_row3 *r, const wk_octave *o, size_t n, float *o
     }
 }
 
+/* A tile: its rows one by one (the dense tables are ignored). */
+void wk__noise_tile2_ref(const wk_tile2 *t, const wk_octave *o, float *out) {
+    for (size_t j = 0; j < t->rows; j++) {
+        wk_row2 r = {t->q0, t->q1, t->fx, t->fx1, t->u, t->y0[j], t->y1[j], t->fy[j], t->fy1[j], t->v[j],
+                     NULL, NULL, NULL};
+        wk__noise_row2_ref(&r, o, t->cols, out + j * t->stride);
+    }
+}
+
 /* Points: the row formulas with the row's scalars per point. */
 void wk__noise_pts2_ref(const wk_pts2 *p, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
@@ -182,6 +191,12 @@ void wk__perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n
 }
 
 const wk__noise_kernels wk__noise_kernels_ref = {
-    wk__noise_row2_ref, wk__noise_row3_ref, wk__noise_row2d_ref, wk__perlin2_ref, wk__perlin3_ref,
-    wk__noise_pts2_ref, wk__noise_pts3_ref,
+    .row2 = wk__noise_row2_ref,
+    .row3 = wk__noise_row3_ref,
+    .row2d = wk__noise_row2d_ref,
+    .perlin2 = wk__perlin2_ref,
+    .perlin3 = wk__perlin3_ref,
+    .pts2 = wk__noise_pts2_ref,
+    .pts3 = wk__noise_pts3_ref,
+    .tile2 = wk__noise_tile2_ref,
 };

@@ -233,6 +233,48 @@ void WK_SIMD_NAME(wk__noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n
     DISPATCH_KEYS(&c, row2_loop, r, o, n, out, &c);
 }
 
+/* A whole tile: rows loop here, so the per-row cost is a few broadcasts
+ * (key path) or, for dense tiles, the row's corner tables computed from
+ * the segment's cell keys in vector registers. */
+WK_INLINE void tile2_keys(const wk_tile2 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    for (size_t j = 0; j < t->rows; j++) {
+        wk_row2 r = {t->q0, t->q1, t->fx, t->fx1, t->u, t->y0[j], t->y1[j], t->fy[j], t->fy1[j], t->v[j],
+                     NULL, NULL, NULL};
+        row2_loop(&r, o, t->cols, out + j * t->stride, c, mode);
+    }
+}
+
+WK_INLINE void tile2_dense(const wk_tile2 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    wk_lut16 xsign = wk_lut16_load(g2_xsign);
+    uint32_t h0[WK_DENSE_CELLS], h1[WK_DENSE_CELLS];
+    for (size_t j = 0; j < t->rows; j++) {
+        wk_lut16 y0_terms = row_terms(t->fy[j], g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+        wk_lut16 y1_terms = row_terms(t->fy1[j], g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+        for (size_t s = 0; s < t->segments; s++) {
+            size_t start = s * t->seg_cols, n = t->cols - start < t->seg_cols ? t->cols - start : t->seg_cols;
+            for (int b = 0; b < WK_DENSE_CELLS; b += WK_W) {
+                wk_vi keys = wk_vi_loadu(t->cell_key[s] + b);
+                wk_vi_storeu(h0 + b, corner_from_keys(c, mode, keys, t->y0[j], 29));
+                wk_vi_storeu(h1 + b, corner_from_keys(c, mode, keys, t->y1[j], 29));
+            }
+            wk_row2 r = {NULL, NULL, t->fx + start, t->fx1 + start, t->u + start, 0, 0, 0, 0, 0,
+                         t->cell + start, NULL, NULL};
+            row2_dense_ctx k = {&r, o, out + j * t->stride + start,
+                                {wk_lut16_compose(xsign, h0), wk_lut16_compose(xsign, h1)},
+                                {wk_lut16_compose(y0_terms, h0), wk_lut16_compose(y1_terms, h1)},
+                                wk_vf_set1(t->v[j])};
+            WK_VECTOR_LOOP(n, row2_dense_at, &k);
+        }
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_tile2)(const wk_tile2 *t, const wk_octave *o, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    if (t->cell) DISPATCH_KEYS(&c, tile2_dense, t, o, out, &c);
+    else DISPATCH_KEYS(&c, tile2_keys, t, o, out, &c);
+}
+
 /* +-1.0f with the sign a gradient gives one axis: its partial derivative. */
 static inline wk_vf unit_with_sign(wk_lut16 sign, wk_vi h) {
     return wk_vi_as_vf(wk_vi_xor(wk_vi_set1(0x3F800000u), wk_lut16_get(sign, h)));
@@ -502,7 +544,12 @@ void WK_SIMD_NAME(wk__perlin3)(const float *xs, const float *ys, const float *zs
 }
 
 const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
-    WK_SIMD_NAME(wk__noise_row2), WK_SIMD_NAME(wk__noise_row3), WK_SIMD_NAME(wk__noise_row2d),
-    WK_SIMD_NAME(wk__perlin2),    WK_SIMD_NAME(wk__perlin3),    WK_SIMD_NAME(wk__noise_pts2),
-    WK_SIMD_NAME(wk__noise_pts3),
+    .row2 = WK_SIMD_NAME(wk__noise_row2),
+    .row3 = WK_SIMD_NAME(wk__noise_row3),
+    .row2d = WK_SIMD_NAME(wk__noise_row2d),
+    .perlin2 = WK_SIMD_NAME(wk__perlin2),
+    .perlin3 = WK_SIMD_NAME(wk__perlin3),
+    .pts2 = WK_SIMD_NAME(wk__noise_pts2),
+    .pts3 = WK_SIMD_NAME(wk__noise_pts3),
+    .tile2 = WK_SIMD_NAME(wk__noise_tile2),
 };
