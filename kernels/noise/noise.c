@@ -479,9 +479,10 @@ static void row_keys_for(const fbm_plan *plan, int k, const tile_columns *c, siz
                          const lattice_1d *y, row_keys *r) {
     if (c->dense)
         for (uint32_t s = 0; s < c->segments; s++)
-            for (uint32_t j = 0; j < c->ncells[s]; j++) {
-                r->cell_y0[s][j] = fold_row(plan, k, c->cell_key[s][j], y->key0);
-                r->cell_y1[s][j] = fold_row(plan, k, c->cell_key[s][j], y->key1);
+            for (uint32_t j = 0; j < WK_DENSE_CELLS; j++) {
+                int used = j < c->ncells[s];
+                r->cell_y0[s][j] = used ? fold_row(plan, k, c->cell_key[s][j], y->key0) : 0;
+                r->cell_y1[s][j] = used ? fold_row(plan, k, c->cell_key[s][j], y->key1) : 0;
             }
     if (plan->lattice == WK_LATTICE_PERM) {
         const uint8_t *p = plan->perm[k]->p;
@@ -506,34 +507,22 @@ static void fbm3_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const
                       uint32_t slices, float *out) {
     tile_columns c;
     row_keys keys;
-    lattice_1d z[TILE_SLICES_3D];
-    uint32_t h[4][WK_DENSE_CELLS];
+    uint32_t z0[TILE_SLICES_3D], z1[TILE_SLICES_3D];
+    float fz[TILE_SLICES_3D], fz1[TILE_SLICES_3D], w[TILE_SLICES_3D];
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         columns_lattice(plan, k, g->i0 + col0, cols, 0, &c);
-        for (uint32_t s = 0; s < slices; s++) z[s] = lattice_at(plan, k, 2, g->k0 + slice0 + s);
+        axis_lattice(plan, k, 2, g->k0 + slice0, slices, NULL, z0, z1, fz, fz1, w, NULL);
         for (uint32_t j = row0; j < row0 + rows; j++) {
             lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
             row_keys_for(plan, k, &c, cols, &y, &keys);
-            for (uint32_t s = 0; s < slices; s++)
-                for (uint32_t seg = 0; seg < segment_count(&c); seg++) {
-                    uint32_t start, end;
-                    segment_range(&c, seg, &start, &end);
-                    wk_row3 r = {keys.q00 + start, keys.q10 + start, keys.q01 + start, keys.q11 + start,
-                                 c.fx + start, c.fx1 + start, c.u + start, z[s].key0, z[s].key1,
-                                 y.f, y.f1, y.fade, z[s].f, z[s].f1, z[s].fade,
-                                 NULL, {NULL, NULL, NULL, NULL}};
-                    if (c.dense) {
-                        r.cell = c.cell + start;
-                        for (int t = 0; t < 4; t++) {
-                            dense_corners(&o, c.ncells[seg], t & 1 ? keys.cell_y1[seg] : keys.cell_y0[seg],
-                                          t & 2 ? z[s].key1 : z[s].key0, 28, h[t]);
-                            r.h[t] = h[t];
-                        }
-                    }
-                    size_t at = (size_t)(slice0 + s) * g->slice_stride + (size_t)j * g->stride + col0 + start;
-                    kern->row3(&r, &o, end - start, out + at);
-                }
+            /* One call per row: the slices loop in the ISA code. */
+            wk_tile3 t = {cols, slices, g->slice_stride, keys.q00, keys.q10, keys.q01, keys.q11,
+                          c.fx, c.fx1, c.u, y.f, y.f1, y.fade, z0, z1, fz, fz1, w,
+                          c.dense ? c.cell : NULL, (const uint32_t(*)[WK_DENSE_CELLS])keys.cell_y0,
+                          (const uint32_t(*)[WK_DENSE_CELLS])keys.cell_y1, c.dense ? c.segment_cols : cols,
+                          c.dense ? c.segments : 1};
+            kern->tile3(&t, &o, out + (size_t)slice0 * g->slice_stride + (size_t)j * g->stride + col0);
         }
     }
 }

@@ -88,6 +88,24 @@ typedef struct wk_tile2 {
     size_t seg_cols, segments;
 } wk_tile2;
 
+/* One row (fixed j) of a 3D tile across its slices in one call: the
+ * row's column keys with Y folded in and its y scalars as wk_row3, and per
+ * slice s the z keys z0[s], z1[s] and fz[s], fz1[s], w[s]; slice s goes to
+ * out + s * slice_stride. Dense rows (cell != NULL): segments as wk_tile2,
+ * cell_y0[seg][c] / cell_y1[seg][c] the keys of cell c with Y (Y+1)
+ * folded in (entries past the segment's cells are zero and never used). */
+typedef struct wk_tile3 {
+    size_t cols, slices, slice_stride;
+    const uint32_t *q00, *q10, *q01, *q11;
+    const float *fx, *fx1, *u;
+    float fy, fy1, v;
+    const uint32_t *z0, *z1;
+    const float *fz, *fz1, *w;
+    const uint32_t *cell;
+    const uint32_t (*cell_y0)[WK_DENSE_CELLS], (*cell_y1)[WK_DENSE_CELLS];
+    size_t seg_cols, segments;
+} wk_tile3;
+
 /* Derivative rows of a 2D grid octave add the fade derivatives. */
 typedef struct wk_row2d {
     wk_row2 r;
@@ -127,6 +145,7 @@ typedef struct wk_pts3 {
     void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
     void wk__noise_tile2_##sfx(const wk_tile2 *t, const wk_octave *o, float *out);  \
+    void wk__noise_tile3_##sfx(const wk_tile3 *t, const wk_octave *o, float *out);  \
     void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
                              float *out);                                           \
     void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
@@ -148,6 +167,7 @@ typedef struct wk__noise_kernels {
     void (*pts2)(const wk_pts2 *, const wk_octave *, size_t, float *);
     void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
     void (*tile2)(const wk_tile2 *, const wk_octave *, float *);
+    void (*tile3)(const wk_tile3 *, const wk_octave *, float *);
 } wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */

@@ -70,6 +70,14 @@ void wk__noise_tile2_ref(const wk_tile2 *t, const wk_octave *o, float *out) {
     }
 }
 
+void wk__noise_tile3_ref(const wk_tile3 *t, const wk_octave *o, float *out) {
+    for (size_t s = 0; s < t->slices; s++) {
+        wk_row3 r = {t->q00, t->q10, t->q01, t->q11, t->fx, t->fx1, t->u, t->z0[s], t->z1[s], t->fy, t->fy1, t->v,
+                     t->fz[s], t->fz1[s], t->w[s], NULL, {NULL, NULL, NULL, NULL}};
+        wk__noise_row3_ref(&r, o, t->cols, out + s * t->slice_stride);
+    }
+}
+
 /* Points: the row formulas with the row's scalars per point. */
 void wk__noise_pts2_ref(const wk_pts2 *p, const wk_octave *o, size_t n, float *out) {
     for (size_t i = 0; i < n; i++) {
@@ -199,4 +207,5 @@ const wk__noise_kernels wk__noise_kernels_ref = {
     .pts2 = wk__noise_pts2_ref,
     .pts3 = wk__noise_pts3_ref,
     .tile2 = wk__noise_tile2_ref,
+    .tile3 = wk__noise_tile3_ref,
 };

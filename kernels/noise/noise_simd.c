@@ -460,6 +460,40 @@ void WK_SIMD_NAME(wk__noise_pts3)(const wk_pts3 *p, const wk_octave *o, size_t n
     DISPATCH_KEYS(&c, pts3_loop, p, o, n, out, &c);
 }
 
+/* One 3D row across its slices (wk_tile3). */
+WK_INLINE void tile3_run(const wk_tile3 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    uint32_t h[4][WK_DENSE_CELLS];
+    for (size_t s = 0; s < t->slices; s++) {
+        wk_row3 r = {t->q00, t->q10, t->q01, t->q11, t->fx, t->fx1, t->u, t->z0[s], t->z1[s], t->fy, t->fy1, t->v,
+                     t->fz[s], t->fz1[s], t->w[s], NULL, {NULL, NULL, NULL, NULL}};
+        float *row_out = out + s * t->slice_stride;
+        if (!t->cell) {
+            row3_loop(&r, o, t->cols, row_out, c, mode);
+            continue;
+        }
+        for (size_t seg = 0; seg < t->segments; seg++) {
+            size_t start = seg * t->seg_cols, n = t->cols - start < t->seg_cols ? t->cols - start : t->seg_cols;
+            for (int b = 0; b < WK_DENSE_CELLS; b += WK_W) { /* h[b' + 2 d]: corner (cell, Y+b', Z+d) */
+                wk_vi k0 = wk_vi_loadu(t->cell_y0[seg] + b), k1 = wk_vi_loadu(t->cell_y1[seg] + b);
+                wk_vi_storeu(h[0] + b, corner_from_keys(c, mode, k0, r.z0, 28));
+                wk_vi_storeu(h[1] + b, corner_from_keys(c, mode, k1, r.z0, 28));
+                wk_vi_storeu(h[2] + b, corner_from_keys(c, mode, k0, r.z1, 28));
+                wk_vi_storeu(h[3] + b, corner_from_keys(c, mode, k1, r.z1, 28));
+            }
+            wk_row3 d = r;
+            d.fx = t->fx + start, d.fx1 = t->fx1 + start, d.u = t->u + start, d.cell = t->cell + start;
+            for (int i = 0; i < 4; i++) d.h[i] = h[i];
+            row3_dense(&d, o, n, row_out + start);
+        }
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_tile3)(const wk_tile3 *t, const wk_octave *o, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, tile3_run, t, o, out, &c);
+}
+
 /* ----------------------------------------------------------- points */
 
 static inline wk_vf fade(wk_vf t) {
@@ -552,4 +586,5 @@ const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .pts2 = WK_SIMD_NAME(wk__noise_pts2),
     .pts3 = WK_SIMD_NAME(wk__noise_pts3),
     .tile2 = WK_SIMD_NAME(wk__noise_tile2),
+    .tile3 = WK_SIMD_NAME(wk__noise_tile3),
 };
