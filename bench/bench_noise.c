@@ -69,7 +69,7 @@ static wk_status run_minmax(const kernel *k, float *out) {
 }
 
 static wk_status run_remap(const kernel *k, float *out) {
-    return wk_remap(k->in[0], k->items, -1.0f, 1.0f, out, NULL);
+    return wk_remap(k->in[0], k->items, -1.0f, 1.0f, 0.0f, 1.0f, out, NULL);
 }
 
 static wk_fbm fbm(uint32_t lattice, int octaves) {

@@ -67,11 +67,25 @@ typedef struct wk_fbm {
     double frequency;   /* lattice cells per world unit; finite, > 0 */
     double lacunarity;  /* frequency factor per octave; finite, > 0 */
     float gain;         /* amplitude factor per octave; finite */
-    uint32_t reserved[7];
+    uint32_t fractal;   /* WK_FRACTAL_FBM (0), WK_FRACTAL_RIDGED or WK_FRACTAL_BILLOW */
+    uint32_t reserved[6];
 } wk_fbm;
 /* HASH lattice, seed 0, 5 octaves normalized, a lattice cell every 64 world
- * units, lacunarity 2, gain 0.5. */
-#define WK_FBM_DEFAULTS {WK_LATTICE_HASH, 0, 5, 1, 1.0 / 64, 2.0, 0.5f, {0, 0, 0, 0, 0, 0, 0}}
+ * units, lacunarity 2, gain 0.5, plain fBm. */
+#define WK_FBM_DEFAULTS {WK_LATTICE_HASH, 0, 5, 1, 1.0 / 64, 2.0, 0.5f, 0, {0, 0, 0, 0, 0, 0}}
+
+/* Fractal variants (wk_fbm.fractal): what each octave adds, with n the
+ * octave's noise value. Every variant is exact across ISAs like fBm.
+ * WK_FRACTAL_FBM     amp * n (the default; 0 in older code's reserved space)
+ * WK_FRACTAL_RIDGED  amp * (1 - 2|n|): sharp ridges (value 1) where the noise
+ *                    crosses zero; FastNoiseLite's "Ridged" fractal with
+ *                    weighted strength 0
+ * WK_FRACTAL_BILLOW  amp * (2|n| - 1): billowy, rounded lumps with creases
+ *                    at zero (libnoise's Billow without its 0.5 offset)
+ * With normalize, the sum is divided by the sum of amplitudes, so for
+ * gain > 0 ridged and billow values lie in [-1, 1] too. The derivative
+ * functions accept only WK_FRACTAL_FBM (others: WK_ERR_INVALID_ARG). */
+enum { WK_FRACTAL_FBM = 0, WK_FRACTAL_RIDGED = 1, WK_FRACTAL_BILLOW = 2 };
 
 /* Grids: wk_grid2 / wk_grid3 of grid.h. Lattice coordinates (cell +
  * fraction) are formed in double, so sampling stays smooth far from the
@@ -80,7 +94,7 @@ typedef struct wk_fbm {
 /* fBm over a grid. Errors, with `out` untouched (wk_last_error_detail()
  * names the argument and value):
  *   WK_ERR_NULL         f, g or out is NULL (out may be NULL for an empty grid)
- *   WK_ERR_INVALID_ARG  octaves outside 1..16, lattice unknown, step,
+ *   WK_ERR_INVALID_ARG  octaves outside 1..16, lattice or fractal unknown, step,
  *                       frequency or lacunarity <= 0, normalize with a zero
  *                       amplitude sum, nonzero reserved space
  *   WK_ERR_NOT_FINITE   step, frequency, lacunarity or gain not finite

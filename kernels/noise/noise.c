@@ -82,6 +82,7 @@ enum { MAX_OCTAVES = 16 };
 typedef struct fbm_plan {
     int octaves;
     uint32_t lattice;
+    uint32_t fractal;
     double step;
     double freq[MAX_OCTAVES];
     float amp[MAX_OCTAVES];
@@ -97,6 +98,10 @@ static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
     if (f->lattice != WK_LATTICE_PERM && f->lattice != WK_LATTICE_HASH)
         return wk__fail(WK_ERR_INVALID_ARG, "f->lattice must be WK_LATTICE_PERM (0) or WK_LATTICE_HASH (1), got %u",
                         f->lattice);
+    if (f->fractal > WK_FRACTAL_BILLOW)
+        return wk__fail(WK_ERR_INVALID_ARG,
+                        "f->fractal must be WK_FRACTAL_FBM (0), WK_FRACTAL_RIDGED (1) or WK_FRACTAL_BILLOW (2), got %u",
+                        f->fractal);
     if (f->octaves < 1 || f->octaves > MAX_OCTAVES)
         return wk__fail(WK_ERR_INVALID_ARG, "f->octaves must be 1..%d, got %d", MAX_OCTAVES, (int)f->octaves);
     if (!isfinite(f->frequency)) return wk__fail(WK_ERR_NOT_FINITE, "f->frequency must be finite, got %g", f->frequency);
@@ -108,6 +113,7 @@ static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
         return wk__fail(WK_ERR_INVALID_ARG, "f->lacunarity must be > 0, got %g", f->lacunarity);
     plan->octaves = f->octaves;
     plan->lattice = f->lattice;
+    plan->fractal = f->fractal;
     plan->step = step;
     plan->normalize = f->normalize != 0;
     double freq = f->frequency;
@@ -164,6 +170,7 @@ static wk_octave octave_of(const fbm_plan *plan, int k) {
     o.first = k == 0;
     o.divide = plan->normalize && k == plan->octaves - 1;
     o.divisor = plan->amp_sum;
+    o.fractal = plan->fractal;
     return o;
 }
 
@@ -421,6 +428,8 @@ static wk_status fbm2_run(const wk__call *call, const wk_fbm *f, const wk_grid2 
     size_t floats;
     wk_status s = check_grid2(f, g, &plan, &floats);
     if (s != WK_OK || floats == 0) return s;
+    if (with_deriv && plan.fractal != WK_FRACTAL_FBM)
+        return wk__fail(WK_ERR_INVALID_ARG, "derivatives need f->fractal = WK_FRACTAL_FBM (0), got %u", plan.fractal);
     if (!value || (with_deriv && (!ddx || !ddy)))
         return wk__fail(WK_ERR_NULL, with_deriv ? "value, ddx and ddy must not be NULL" : "out is NULL");
     size_t bytes = floats * sizeof(float);

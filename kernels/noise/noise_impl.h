@@ -29,6 +29,7 @@ typedef struct wk_octave {
     int first;            /* 1: out = amp * n; 0: out += amp * n */
     int divide;           /* 1: then out /= divisor (normalized last octave) */
     float divisor;
+    uint32_t fractal;     /* WK_FRACTAL_*: the noise n becomes 1 - 2|n| (ridged) or 2|n| - 1 (billow) first */
 } wk_octave;
 
 /* One row of a 2D grid octave: per-column arrays (n entries each) and the

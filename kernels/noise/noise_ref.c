@@ -28,6 +28,8 @@ static float grad3(uint32_t hash, float x, float y, float z) {
  * ignores the dense-tile tables, so comparing with it checks them too. */
 
 static void accumulate(const wk_octave *o, float n, float *out) {
+    if (o->fractal == WK_FRACTAL_RIDGED) n = 1.0f - fabsf(n) * 2.0f;
+    else if (o->fractal == WK_FRACTAL_BILLOW) n = fabsf(n) * 2.0f - 1.0f;
     float s = o->first ? o->amp * n : *out + o->amp * n;
     if (o->divide) s = s / o->divisor;
     *out = s;

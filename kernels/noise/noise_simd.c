@@ -71,6 +71,10 @@ static inline wk_vf lerp(wk_vf t, wk_vf a, wk_vf b) { return wk_vf_add(a, wk_vf_
 
 /* out = first ? amp * n : out + amp * n, then / divisor when asked. */
 WK_INLINE void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m) {
+    if (o->fractal) { /* |n| * 2 (exact), then 1 - it or it - 1, as noise_ref.c */
+        wk_vf twice = wk_vf_mul(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(n), wk_vi_set1(0x7FFFFFFFu))), wk_vf_set1(2.0f));
+        n = o->fractal == WK_FRACTAL_RIDGED ? wk_vf_sub(wk_vf_set1(1.0f), twice) : wk_vf_sub(twice, wk_vf_set1(1.0f));
+    }
     wk_vf s = wk_vf_mul(wk_vf_set1(o->amp), n);
     if (!o->first) s = wk_vf_add(wk_vf_load_n(out, m), s);
     if (o->divide) s = wk_vf_div(s, wk_vf_set1(o->divisor));

@@ -180,7 +180,7 @@ int wk_check_bad_fbm_points(void) {
         wk_fbm bad = good;
         bad.octaves = 0;
         EXPECT_PTS(wk_noise_fbm2_points(&bad, x, y, 9, o.p, &e), WK_ERR_INVALID_ARG, &o, "octaves 0");
-        bad = good, bad.reserved[6] = 1;
+        bad = good, bad.reserved[5] = 1;
         EXPECT_PTS(wk_noise_fbm3_points(&bad, x, y, z, 9, o.p, &e), WK_ERR_INVALID_ARG, &o, "reserved");
         bad = good, bad.frequency = NAN;
         EXPECT_PTS(wk_noise_fbm2_points(&bad, x, y, 9, o.p, &e), WK_ERR_NOT_FINITE, &o, "frequency NaN");
