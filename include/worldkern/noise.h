@@ -123,6 +123,16 @@ WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *o
 WK_API wk_status wk_noise_fbm2_grid_deriv(const wk_fbm *f, const wk_grid2 *g, float *value,
                                           float *ddx, float *ddy, const wk_exec *exec);
 
+/* fBm over a 3D grid with its analytic gradient (cave and voxel normals):
+ * value as wk_noise_fbm3_grid (bit-identical), ddx, ddy, ddz the
+ * derivatives of that value with respect to world x, y and z (per world
+ * unit), by the product rule through the fade curves, exact across ISAs.
+ * The four buffers use the grid's layout and must not overlap
+ * (WK_ERR_ALIAS); any of them NULL is WK_ERR_NULL (for a non-empty grid).
+ * Errors as wk_noise_fbm3_grid; f->fractal must be WK_FRACTAL_FBM. */
+WK_API wk_status wk_noise_fbm3_grid_deriv(const wk_fbm *f, const wk_grid3 *g, float *value,
+                                          float *ddx, float *ddy, float *ddz, const wk_exec *exec);
+
 /* fBm at n arbitrary world positions (x[i], y[i]) (2D) or (x[i], y[i],
  * z[i]) (3D), in double, both lattices. The lattice coordinate of octave k
  * is x[i] * (frequency * lacunarity^k), formed in double as the grids form
@@ -144,6 +154,37 @@ WK_API wk_status wk_noise_fbm2_points(const wk_fbm *f, const double *x, const do
                                       float *out, const wk_exec *exec);
 WK_API wk_status wk_noise_fbm3_points(const wk_fbm *f, const double *x, const double *y,
                                       const double *z, size_t n, float *out, const wk_exec *exec);
+
+/* Domain warp (FastNoiseLite style): each grid sample's world position p
+ * is first moved by a second noise, then f is sampled there:
+ *     q_a = p_a + amplitude * W_a(p)      for each axis a (0 = x, 1 = y, 2 = z)
+ *     out = f at q
+ * where p = ((i0 + i) * step, ...) as for the grids (double), W_a is the fBm
+ * `noise` with seed noise.seed + a * 0x9E3779B9 (uint32 arithmetic),
+ * evaluated as wk_noise_fbm2_points / wk_noise_fbm3_points at p (a float),
+ * q_a = p_a + amplitude * (double)W_a in double, and out is exactly
+ * wk_noise_fbm*_points(f, q). Bit-identical across ISAs, thread counts and
+ * sub-grid splits. Costs about (1 + dims x warp octaves / f octaves) times
+ * the point path per sample. */
+typedef struct wk_warp {
+    wk_fbm noise;      /* the warping noise (any lattice, fractal, octaves) */
+    double amplitude;  /* world units the position moves per unit of noise; finite (0: no warp) */
+    uint64_t reserved[2];
+} wk_warp;
+/* Default fBm noise warping by up to about 32 world units (half a cell at
+ * the default frequency). */
+#define WK_WARP_DEFAULTS {WK_FBM_DEFAULTS, 32.0, {0, 0}}
+
+/* Domain-warped fBm over a grid. Errors, out untouched: as
+ * wk_noise_fbm2_grid / wk_noise_fbm3_grid, plus WK_ERR_NULL for w,
+ * WK_ERR_INVALID_ARG for w's reserved space or a bad w->noise,
+ * WK_ERR_NOT_FINITE for the amplitude, and WK_ERR_OVERFLOW when a warped
+ * lattice coordinate could reach 2^53 (bounded with |noise| <= 1.1 per
+ * octave). */
+WK_API wk_status wk_noise_fbm2_grid_warp(const wk_fbm *f, const wk_warp *w, const wk_grid2 *g,
+                                         float *out, const wk_exec *exec);
+WK_API wk_status wk_noise_fbm3_grid_warp(const wk_fbm *f, const wk_warp *w, const wk_grid3 *g,
+                                         float *out, const wk_exec *exec);
 
 #ifdef __cplusplus
 }

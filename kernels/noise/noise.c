@@ -3,6 +3,7 @@
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "core/wk_core.h"
@@ -536,12 +537,41 @@ static void fbm3_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const
     }
 }
 
+/* Value and derivatives of the 3D fBm over one tile: rows and slices one
+ * at a time through the keys (no dense tables). */
+static void fbm3_tile_deriv(const wk__noise_kernels *kern, const fbm_plan *plan, const wk_grid3 *g,
+                            uint32_t col0, uint32_t cols, uint32_t row0, uint32_t rows, uint32_t slice0,
+                            uint32_t slices, float *const out[4]) {
+    tile_columns c;
+    row_keys keys;
+    uint32_t z0[TILE_SLICES_3D], z1[TILE_SLICES_3D];
+    float fz[TILE_SLICES_3D], fz1[TILE_SLICES_3D], w[TILE_SLICES_3D], dw[TILE_SLICES_3D];
+    for (int k = 0; k < plan->octaves; k++) {
+        wk_octave o = octave_of(plan, k);
+        float scale = (float)plan->freq[k];
+        columns_lattice(plan, k, g->i0 + col0, cols, 1, &c);
+        axis_lattice(plan, k, 2, g->k0 + slice0, slices, NULL, z0, z1, fz, fz1, w, dw);
+        for (uint32_t j = row0; j < row0 + rows; j++) {
+            lattice_1d y = lattice_at(plan, k, 1, g->j0 + j);
+            row_keys_for(plan, k, &c, cols, &y, &keys);
+            for (uint32_t s = 0; s < slices; s++) {
+                wk_row3d d = {{keys.q00, keys.q10, keys.q01, keys.q11, c.fx, c.fx1, c.u, z0[s], z1[s], y.f, y.f1,
+                               y.fade, fz[s], fz1[s], w[s], NULL, {NULL, NULL, NULL, NULL}},
+                              c.du, y.dfade, dw[s], scale, scale, scale};
+                size_t at = (size_t)(slice0 + s) * g->slice_stride + (size_t)j * g->stride + col0;
+                kern->row3d(&d, &o, cols, out[0] + at, out[1] + at, out[2] + at, out[3] + at);
+            }
+        }
+    }
+}
+
 typedef struct fbm3_job {
     const wk__noise_kernels *kern;
     const fbm_plan *plan;
     const wk_grid3 *g;
     size_t tx, ty;
     float *out;
+    float *deriv[4]; /* value, ddx, ddy, ddz; NULL without derivatives */
 } fbm3_job;
 
 static void fbm3_part(void *ctx, size_t begin, size_t end, uint32_t part) {
@@ -555,19 +585,35 @@ static void fbm3_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         uint32_t cols = g->nx - col0 < TILE_COLS ? g->nx - col0 : TILE_COLS;
         uint32_t rows = g->ny - row0 < TILE_ROWS_3D ? g->ny - row0 : TILE_ROWS_3D;
         uint32_t slices = g->nz - slice0 < TILE_SLICES_3D ? g->nz - slice0 : TILE_SLICES_3D;
-        fbm3_tile(job->kern, job->plan, g, col0, cols, row0, rows, slice0, slices, job->out);
+        if (job->deriv[0])
+            fbm3_tile_deriv(job->kern, job->plan, g, col0, cols, row0, rows, slice0, slices, job->deriv);
+        else
+            fbm3_tile(job->kern, job->plan, g, col0, cols, row0, rows, slice0, slices, job->out);
     }
 }
 
-static wk_status fbm3_run(const wk__call *call, const wk_fbm *f, const wk_grid3 *g, float *out) {
+/* out[0] the values; out[1..3] the derivatives, or NULL. */
+static wk_status fbm3_run(const wk__call *call, const wk_fbm *f, const wk_grid3 *g, float *const out[4]) {
     fbm_plan plan;
     size_t floats;
+    int with_deriv = out[1] || out[2] || out[3];
     wk_status s = check_grid3(f, g, &plan, &floats);
     if (s != WK_OK || floats == 0) return s;
-    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
+    if (with_deriv && plan.fractal != WK_FRACTAL_FBM)
+        return wk__fail(WK_ERR_INVALID_ARG, "derivatives need f->fractal = WK_FRACTAL_FBM (0), got %u", plan.fractal);
+    if (!out[0] || (with_deriv && (!out[1] || !out[2] || !out[3])))
+        return wk__fail(WK_ERR_NULL, with_deriv ? "value, ddx, ddy and ddz must not be NULL" : "out is NULL");
+    size_t bytes = floats * sizeof(float);
+    if (with_deriv)
+        for (int a = 0; a < 4; a++)
+            for (int b = a + 1; b < 4; b++)
+                if (wk__overlap(out[a], bytes, out[b], bytes))
+                    return wk__fail(WK_ERR_ALIAS, "value, ddx, ddy and ddz must not overlap");
     plan_permutations(&plan);
     fbm3_job job = {noise_kernels(call), &plan, g, tiles_along(g->nx, TILE_COLS), tiles_along(g->ny, TILE_ROWS_3D),
-                    out};
+                    out[0], {NULL, NULL, NULL, NULL}};
+    if (with_deriv)
+        for (int a = 0; a < 4; a++) job.deriv[a] = out[a];
     size_t tiles = job.tx * job.ty * tiles_along(g->nz, TILE_SLICES_3D);
     wk__parallel_for(call, tiles, (size_t)TILE_COLS * TILE_ROWS_3D * TILE_SLICES_3D * (size_t)plan.octaves,
                      fbm3_part, &job);
@@ -576,8 +622,28 @@ static wk_status fbm3_run(const wk__call *call, const wk_fbm *f, const wk_grid3 
 
 wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out, const wk_exec *exec) {
     wk__call call;
+    float *const outs[4] = {out, NULL, NULL, NULL};
     wk_status s = wk__begin(&call, exec, __func__);
-    if (s == WK_OK) s = fbm3_run(&call, f, g, out);
+    if (s == WK_OK) s = fbm3_run(&call, f, g, outs);
+    return wk__end(&call, s);
+}
+
+wk_status wk_noise_fbm3_grid_deriv(const wk_fbm *f, const wk_grid3 *g, float *value, float *ddx, float *ddy,
+                                   float *ddz, const wk_exec *exec) {
+    wk__call call;
+    float *const outs[4] = {value, ddx, ddy, ddz};
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) {
+        if (!ddx || !ddy || !ddz) {
+            /* a NULL derivative must not turn the call into a plain one */
+            size_t floats;
+            s = wk__check_grid3(g, "g", &floats);
+            if (s == WK_OK && floats > 0) s = wk__fail(WK_ERR_NULL, "value, ddx, ddy and ddz must not be NULL");
+            else if (s == WK_OK) s = fbm3_run(&call, f, g, outs);
+        } else {
+            s = fbm3_run(&call, f, g, outs);
+        }
+    }
     return wk__end(&call, s);
 }
 
@@ -618,30 +684,27 @@ typedef struct pts_scratch {
     float fz[PTS_CHUNK], fz1[PTS_CHUNK], w[PTS_CHUNK];
 } pts_scratch;
 
-static void pts_chunk(const pts_job *job, size_t start, size_t count, pts_scratch *s) {
-    const fbm_plan *plan = job->plan;
-    float *out = job->out + start;
+/* fBm of `plan` at count <= PTS_CHUNK points (z NULL: 2D) into out. */
+static void pts_eval(const wk__noise_kernels *kern, const fbm_plan *plan, const double *x, const double *y,
+                     const double *z, size_t count, float *out, pts_scratch *s) {
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         double freq = plan->freq[k];
         for (size_t i = 0; i < count; i++) {
-            coord_lattice(plan, k, 0, job->x[start + i] * freq, NULL, &s->x0[i], &s->x1[i], &s->fx[i], &s->fx1[i],
-                          &s->u[i], NULL);
-            coord_lattice(plan, k, 1, job->y[start + i] * freq, NULL, &s->y0[i], &s->y1[i], &s->fy[i], &s->fy1[i],
-                          &s->v[i], NULL);
+            coord_lattice(plan, k, 0, x[i] * freq, NULL, &s->x0[i], &s->x1[i], &s->fx[i], &s->fx1[i], &s->u[i], NULL);
+            coord_lattice(plan, k, 1, y[i] * freq, NULL, &s->y0[i], &s->y1[i], &s->fy[i], &s->fy1[i], &s->v[i], NULL);
             if (plan->lattice == WK_LATTICE_PERM) { /* column keys perm[X], perm[X+1] */
                 s->x0[i] = plan->perm[k]->p[s->x0[i]];
                 s->x1[i] = plan->perm[k]->p[s->x1[i]];
             }
         }
-        if (!job->z) {
+        if (!z) {
             wk_pts2 p = {s->x0, s->x1, s->y0, s->y1, s->fx, s->fx1, s->u, s->fy, s->fy1, s->v};
-            job->kern->pts2(&p, &o, count, out);
+            kern->pts2(&p, &o, count, out);
             continue;
         }
         for (size_t i = 0; i < count; i++) {
-            coord_lattice(plan, k, 2, job->z[start + i] * freq, NULL, &s->k0[i], &s->k1[i], &s->fz[i], &s->fz1[i],
-                          &s->w[i], NULL);
+            coord_lattice(plan, k, 2, z[i] * freq, NULL, &s->k0[i], &s->k1[i], &s->fz[i], &s->fz1[i], &s->w[i], NULL);
             /* fold the point's Y into the column keys, as row_keys_for */
             s->q[0][i] = fold_row(plan, k, s->x0[i], s->y0[i]);
             s->q[1][i] = fold_row(plan, k, s->x1[i], s->y0[i]);
@@ -650,8 +713,13 @@ static void pts_chunk(const pts_job *job, size_t start, size_t count, pts_scratc
         }
         wk_pts3 p = {s->q[0], s->q[1], s->q[2], s->q[3], s->k0, s->k1, s->fx, s->fx1, s->u,
                      s->fy, s->fy1, s->v, s->fz, s->fz1, s->w};
-        job->kern->pts3(&p, &o, count, out);
+        kern->pts3(&p, &o, count, out);
     }
+}
+
+static void pts_chunk(const pts_job *job, size_t start, size_t count, pts_scratch *s) {
+    pts_eval(job->kern, job->plan, job->x + start, job->y + start, job->z ? job->z + start : NULL, count,
+             job->out + start, s);
 }
 
 static void pts_part(void *ctx, size_t begin, size_t end, uint32_t part) {
@@ -698,5 +766,142 @@ wk_status wk_noise_fbm3_points(const wk_fbm *f, const double *x, const double *y
     wk__call call;
     wk_status s = wk__begin(&call, exec, __func__);
     if (s == WK_OK) s = fbm_points_run(&call, f, x, y, z, 3, n, out);
+    return wk__end(&call, s);
+}
+
+/* ------------------------------------------------------------ domain warp */
+
+/* Seed offset of the warp noise for axis a (noise.h). */
+#define WARP_SEED_STEP 0x9E3779B9u
+
+typedef struct warp_job {
+    const wk__noise_kernels *kern;
+    const fbm_plan *plan;      /* the sampled fBm */
+    const fbm_plan *warp[3];   /* the warp noise per axis */
+    double amplitude;
+    int dims;
+    const wk_grid2 *g2;
+    const wk_grid3 *g3;
+    size_t samples;            /* nx * ny (* nz) */
+    float *out;
+} warp_job;
+
+static void warp_part(void *ctx, size_t begin, size_t end, uint32_t part) {
+    (void)part;
+    const warp_job *job = ctx;
+    pts_scratch s;
+    double pos[3][PTS_CHUNK], moved[3][PTS_CHUNK];
+    float off[PTS_CHUNK], val[PTS_CHUNK];
+    uint32_t nx = job->dims == 2 ? job->g2->nx : job->g3->nx, ny = job->dims == 2 ? job->g2->ny : job->g3->ny;
+    for (size_t first = begin * PTS_CHUNK; first < end * PTS_CHUNK && first < job->samples; first += PTS_CHUNK) {
+        size_t count = job->samples - first < PTS_CHUNK ? job->samples - first : PTS_CHUNK;
+        for (size_t a = 0; a < count; a++) { /* the grid's world positions, formed as the grids form them */
+            size_t idx = first + a, i = idx % nx, j = idx / nx % ny, k = idx / nx / ny;
+            if (job->dims == 2) {
+                pos[0][a] = (double)(job->g2->i0 + (int64_t)i) * job->g2->step;
+                pos[1][a] = (double)(job->g2->j0 + (int64_t)j) * job->g2->step;
+            } else {
+                pos[0][a] = (double)(job->g3->i0 + (int64_t)i) * job->g3->step;
+                pos[1][a] = (double)(job->g3->j0 + (int64_t)j) * job->g3->step;
+                pos[2][a] = (double)(job->g3->k0 + (int64_t)k) * job->g3->step;
+            }
+        }
+        const double *z = job->dims == 3 ? pos[2] : NULL;
+        for (int axis = 0; axis < job->dims; axis++) {
+            pts_eval(job->kern, job->warp[axis], pos[0], pos[1], z, count, off, &s);
+            for (size_t a = 0; a < count; a++) moved[axis][a] = pos[axis][a] + job->amplitude * (double)off[a];
+        }
+        pts_eval(job->kern, job->plan, moved[0], moved[1], job->dims == 3 ? moved[2] : NULL, count, val, &s);
+        for (size_t a = 0; a < count; a++) {
+            size_t idx = first + a, i = idx % nx, j = idx / nx % ny, k = idx / nx / ny;
+            size_t at = job->dims == 2 ? j * job->g2->stride + i
+                                       : k * job->g3->slice_stride + j * job->g3->stride + i;
+            job->out[at] = val[a];
+        }
+    }
+}
+
+/* The largest |value| an fBm plan can produce: each octave's noise is
+ * within [-1.1, 1.1] (|perlin3| <= 1.04, ridged and billow <= 1). */
+static double fbm_bound(const fbm_plan *plan) {
+    double sum = 0;
+    for (int k = 0; k < plan->octaves; k++) sum += fabs((double)plan->amp[k]);
+    sum *= 1.1;
+    return plan->normalize ? sum / fabs((double)plan->amp_sum) : sum;
+}
+
+static wk_status warp_run(const wk__call *call, const wk_fbm *f, const wk_warp *w, int dims, const wk_grid2 *g2,
+                          const wk_grid3 *g3, float *out) {
+    fbm_plan plan, warp[3];
+    wk_perm perms[4][MAX_OCTAVES];
+    size_t floats;
+    wk_status s = dims == 2 ? wk__check_grid2(g2, "g", &floats) : wk__check_grid3(g3, "g", &floats);
+    double step = dims == 2 ? (g2 ? g2->step : 1.0) : (g3 ? g3->step : 1.0);
+    if (s == WK_OK) s = plan_fbm(f, step, &plan);
+    if (s != WK_OK) return s;
+    if (!w) return wk__fail(WK_ERR_NULL, "w is NULL");
+    if (!wk__all_zero(w->reserved, sizeof w->reserved)) return wk__fail(WK_ERR_INVALID_ARG, "w->reserved must be zero");
+    if (!isfinite(w->amplitude)) return wk__fail(WK_ERR_NOT_FINITE, "w->amplitude must be finite, got %g", w->amplitude);
+    for (int a = 0; a < dims; a++) {
+        wk_fbm wf = w->noise;
+        wf.seed += (uint32_t)a * WARP_SEED_STEP;
+        s = plan_fbm(&wf, step, &warp[a]);
+        if (s != WK_OK) {
+            char why[200];
+            snprintf(why, sizeof why, "%s", wk_last_error_detail());
+            return wk__fail(s, "w->noise (as warp axis %d): %s", a, why);
+        }
+    }
+    if (floats == 0) return WK_OK;
+    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
+    /* Unwarped positions: the grid rules for the warp noise. */
+    const int64_t origin[3] = {dims == 2 ? g2->i0 : g3->i0, dims == 2 ? g2->j0 : g3->j0, dims == 3 ? g3->k0 : 0};
+    const uint32_t count[3] = {dims == 2 ? g2->nx : g3->nx, dims == 2 ? g2->ny : g3->ny, dims == 3 ? g3->nz : 1};
+    static const char *const axis_name[3] = {"i", "j", "k"};
+    for (int a = 0; a < dims; a++)
+        if ((s = check_axis(&warp[0], origin[a], count[a], axis_name[a])) != WK_OK) return s;
+    /* Warped positions: within amplitude * bound of the grid's. */
+    double reach = 0;
+    for (int a = 0; a < dims; a++) {
+        double r = fmax(fabs((double)origin[a]), fabs((double)(origin[a] + (int64_t)count[a] - 1))) * step;
+        if (r > reach) reach = r;
+    }
+    double moved = reach + fabs(w->amplitude) * fbm_bound(&warp[0]);
+    for (int k = 0; k < plan.octaves; k++)
+        if (!(moved * plan.freq[k] * (1 + 0x1p-40) < LATTICE_LIMIT))
+            return wk__fail(WK_ERR_OVERFLOW,
+                            "warped lattice coordinates may reach %g at octave %d (positions up to %g world units "
+                            "plus the warp amplitude %g); they must stay below 2^53",
+                            moved * plan.freq[k], k, reach, w->amplitude);
+    /* Several plans at once: each keeps its own copy of its permutations
+     * (the per-thread cache may hand the same slot to two of them). */
+    fbm_plan *plans[4] = {&plan, &warp[0], &warp[1], &warp[2]};
+    for (int p = 0; p <= dims; p++)
+        if (plans[p]->lattice == WK_LATTICE_PERM)
+            for (int k = 0; k < plans[p]->octaves; k++) {
+                perms[p][k] = *wk__perm_get(plans[p]->seed[k]);
+                plans[p]->perm[k] = &perms[p][k];
+            }
+    size_t samples = (size_t)count[0] * count[1] * count[2];
+    warp_job job = {noise_kernels(call), &plan, {&warp[0], &warp[1], dims == 3 ? &warp[2] : NULL}, w->amplitude,
+                    dims, g2, g3, samples, out};
+    size_t work = (size_t)PTS_CHUNK * (size_t)(plan.octaves + dims * warp[0].octaves);
+    wk__parallel_for(call, samples / PTS_CHUNK + (samples % PTS_CHUNK != 0), work, warp_part, &job);
+    return WK_OK;
+}
+
+wk_status wk_noise_fbm2_grid_warp(const wk_fbm *f, const wk_warp *w, const wk_grid2 *g, float *out,
+                                  const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = warp_run(&call, f, w, 2, g, NULL, out);
+    return wk__end(&call, s);
+}
+
+wk_status wk_noise_fbm3_grid_warp(const wk_fbm *f, const wk_warp *w, const wk_grid3 *g, float *out,
+                                  const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = warp_run(&call, f, w, 3, NULL, g, out);
     return wk__end(&call, s);
 }

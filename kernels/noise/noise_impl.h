@@ -133,6 +133,14 @@ typedef struct wk_pts3 {
     const float *fx, *fx1, *u, *fy, *fy1, *v, *fz, *fz1, *w;
 } wk_pts3;
 
+/* Derivative rows of a 3D grid octave (keys only, no dense tables). */
+typedef struct wk_row3d {
+    wk_row3 r;
+    const float *du;  /* per column fade'(fx) */
+    float dv, dw;     /* fade'(fy), fade'(fz) */
+    float sx, sy, sz; /* world-to-lattice scale (frequency) */
+} wk_row3d;
+
 /* Per-ISA entry points; `n` counts points (columns). */
 #define WK_NOISE_FUNCS(sfx)                                                          \
     void wk__noise_row2_##sfx(const wk_row2 *r, const wk_octave *o, size_t n,        \
@@ -146,6 +154,8 @@ typedef struct wk_pts3 {
     void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
     void wk__noise_tile2_##sfx(const wk_tile2 *t, const wk_octave *o, float *out);  \
+    void wk__noise_row3d_##sfx(const wk_row3d *r, const wk_octave *o, size_t n,      \
+                              float *value, float *ddx, float *ddy, float *ddz);    \
     void wk__noise_tile3_##sfx(const wk_tile3 *t, const wk_octave *o, float *out);  \
     void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
                              float *out);                                           \
@@ -169,6 +179,7 @@ typedef struct wk__noise_kernels {
     void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
     void (*tile2)(const wk_tile2 *, const wk_octave *, float *);
     void (*tile3)(const wk_tile3 *, const wk_octave *, float *);
+    void (*row3d)(const wk_row3d *, const wk_octave *, size_t, float *, float *, float *, float *);
 } wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */

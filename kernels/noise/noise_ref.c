@@ -143,6 +143,60 @@ void wk__noise_row2d_ref(const wk_row2d *d, const wk_octave *o, size_t n, float 
     }
 }
 
+/* Partial derivatives of a 3D gradient value: +-1 for the axes it uses
+ * (u signed by bit 0, v by bit 1), +0 for the one it does not. */
+static float grad3_dx(uint32_t hash) {
+    uint32_t h = hash & 15;
+    if (h < 8) return (h & 1) ? -1.0f : 1.0f;      /* u = x */
+    if (h == 12 || h == 14) return (h & 2) ? -1.0f : 1.0f; /* v = x */
+    return 0.0f;
+}
+
+static float grad3_dy(uint32_t hash) {
+    uint32_t h = hash & 15;
+    if (h >= 8) return (h & 1) ? -1.0f : 1.0f;     /* u = y */
+    if (h < 4) return (h & 2) ? -1.0f : 1.0f;      /* v = y */
+    return 0.0f;
+}
+
+static float grad3_dz(uint32_t hash) {
+    uint32_t h = hash & 15;
+    if (h >= 4 && h != 12 && h != 14) return (h & 2) ? -1.0f : 1.0f; /* v = z */
+    return 0.0f;
+}
+
+void wk__noise_row3d_ref(const wk_row3d *d, const wk_octave *o, size_t n, float *value, float *ddx, float *ddy,
+                        float *ddz) {
+    const wk_row3 *r = &d->r;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t q[4] = {r->q00[i], r->q10[i], r->q01[i], r->q11[i]};
+        float x[2] = {r->fx[i], r->fx1[i]}, y[2] = {r->fy, r->fy1}, z[2] = {r->fz, r->fz1};
+        float g[8], gx[8], gy[8], gz[8];
+        for (int c = 0; c < 8; c++) { /* corner a + 2 b + 4 d */
+            uint32_t h = wk_corner_index(o, q[c & 3], c & 4 ? r->z1 : r->z0, 28);
+            g[c] = grad3(h, x[c & 1], y[(c >> 1) & 1], z[c >> 2]);
+            gx[c] = grad3_dx(h), gy[c] = grad3_dy(h), gz[c] = grad3_dz(h);
+        }
+        float u = r->u[i], du = d->du[i], a[4], ax[4], ay[4], az[4];
+        for (int e = 0; e < 4; e++) { /* edge along x at (b, d) = (e & 1, e >> 1) */
+            a[e] = lerp(u, g[2 * e], g[2 * e + 1]);
+            /* product rule on lerp(u, g0, g1) = g0 + u (g1 - g0) */
+            ax[e] = lerp(u, gx[2 * e], gx[2 * e + 1]) + du * (g[2 * e + 1] - g[2 * e]);
+            ay[e] = lerp(u, gy[2 * e], gy[2 * e + 1]);
+            az[e] = lerp(u, gz[2 * e], gz[2 * e + 1]);
+        }
+        float near = lerp(r->v, a[0], a[1]), far = lerp(r->v, a[2], a[3]);
+        float nx = lerp(r->v, ax[0], ax[1]), fx = lerp(r->v, ax[2], ax[3]);
+        float ny = lerp(r->v, ay[0], ay[1]) + d->dv * (a[1] - a[0]);
+        float fy = lerp(r->v, ay[2], ay[3]) + d->dv * (a[3] - a[2]);
+        float nz = lerp(r->v, az[0], az[1]), fz = lerp(r->v, az[2], az[3]);
+        accumulate(o, lerp(r->w, near, far), &value[i]);
+        accumulate(o, lerp(r->w, nx, fx) * d->sx, &ddx[i]);
+        accumulate(o, lerp(r->w, ny, fy) * d->sy, &ddy[i]);
+        accumulate(o, (lerp(r->w, nz, fz) + d->dw * (far - near)) * d->sz, &ddz[i]);
+    }
+}
+
 /* Lattice cell of a float coordinate reduced mod 256, and its fraction.
  * Exact for every finite float: floor, the scaling by 1/256 and 256, and the
  * difference of two integers below 2^24 apart are all exact in float. */
@@ -210,4 +264,5 @@ const wk__noise_kernels wk__noise_kernels_ref = {
     .pts3 = wk__noise_pts3_ref,
     .tile2 = wk__noise_tile2_ref,
     .tile3 = wk__noise_tile3_ref,
+    .row3d = wk__noise_row3d_ref,
 };

@@ -464,6 +464,58 @@ void WK_SIMD_NAME(wk__noise_pts3)(const wk_pts3 *p, const wk_octave *o, size_t n
     DISPATCH_KEYS(&c, pts3_loop, p, o, n, out, &c);
 }
 
+/* Partial derivatives of 3D gradients per index, as float bits: +-1.0 for
+ * the axes a gradient uses, +0.0 otherwise (noise_ref.c's grad3_d*). */
+#define PARTIAL(mask, sign) ((0x3F800000u ^ (sign)) & (mask))
+#define G3_DX(h) PARTIAL(G3_XMASK(h), G3_XSIGN(h))
+#define G3_DY(h) PARTIAL(G3_YMASK(h), G3_YSIGN(h))
+#define G3_DZ(h) PARTIAL(G3_ZMASK(h), G3_ZSIGN(h))
+static const uint32_t g3_dx[16] = LIST16(G3_DX), g3_dy[16] = LIST16(G3_DY), g3_dz[16] = LIST16(G3_DZ);
+
+WK_INLINE void row3d_loop(const wk_row3d *d, const wk_octave *o, size_t n, float *value, float *ddx, float *ddy,
+                          float *ddz, const corner_ctx *c, int mode) {
+    const wk_row3 *r = &d->r;
+    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign), terms[4];
+    wk_lut16 tdx = wk_lut16_load(g3_dx), tdy = wk_lut16_load(g3_dy), tdz = wk_lut16_load(g3_dz);
+    row3_terms(r, terms);
+    wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w), dv = wk_vf_set1(d->dv), dw = wk_vf_set1(d->dw);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)};
+        wk_vf u = wk_vf_load_n(r->u + i, m), du = wk_vf_load_n(d->du + i, m);
+        wk_vi h[8];
+        corners3(c, mode, r, i, m, h);
+        wk_vf a[4], ax[4], ay[4], az[4];
+        for (int e = 0; e < 4; e++) {
+            wk_vi h0 = h[2 * e], h1 = h[2 * e + 1];
+            wk_vf g0 = wk_vf_add(grad_term(x[0], xmask, xsign, h0), wk_vi_as_vf(wk_lut16_get(terms[e], h0)));
+            wk_vf g1 = wk_vf_add(grad_term(x[1], xmask, xsign, h1), wk_vi_as_vf(wk_lut16_get(terms[e], h1)));
+            a[e] = lerp(u, g0, g1);
+            ax[e] = wk_vf_add(lerp(u, wk_vi_as_vf(wk_lut16_get(tdx, h0)), wk_vi_as_vf(wk_lut16_get(tdx, h1))),
+                              wk_vf_mul(du, wk_vf_sub(g1, g0)));
+            ay[e] = lerp(u, wk_vi_as_vf(wk_lut16_get(tdy, h0)), wk_vi_as_vf(wk_lut16_get(tdy, h1)));
+            az[e] = lerp(u, wk_vi_as_vf(wk_lut16_get(tdz, h0)), wk_vi_as_vf(wk_lut16_get(tdz, h1)));
+        }
+        wk_vf near = lerp(v, a[0], a[1]), far = lerp(v, a[2], a[3]);
+        wk_vf nx = lerp(v, ax[0], ax[1]), fx = lerp(v, ax[2], ax[3]);
+        wk_vf ny = wk_vf_add(lerp(v, ay[0], ay[1]), wk_vf_mul(dv, wk_vf_sub(a[1], a[0])));
+        wk_vf fy = wk_vf_add(lerp(v, ay[2], ay[3]), wk_vf_mul(dv, wk_vf_sub(a[3], a[2])));
+        wk_vf nz = lerp(v, az[0], az[1]), fz = lerp(v, az[2], az[3]);
+        accumulate(o, lerp(w, near, far), value + i, m);
+        accumulate(o, wk_vf_mul(lerp(w, nx, fx), wk_vf_set1(d->sx)), ddx + i, m);
+        accumulate(o, wk_vf_mul(lerp(w, ny, fy), wk_vf_set1(d->sy)), ddy + i, m);
+        accumulate(o, wk_vf_mul(wk_vf_add(lerp(w, nz, fz), wk_vf_mul(dw, wk_vf_sub(far, near))), wk_vf_set1(d->sz)),
+                   ddz + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_row3d)(const wk_row3d *d, const wk_octave *o, size_t n, float *value, float *ddx,
+                                  float *ddy, float *ddz) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, row3d_loop, d, o, n, value, ddx, ddy, ddz, &c);
+}
+
 /* One 3D row across its slices (wk_tile3). */
 WK_INLINE void tile3_run(const wk_tile3 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
     uint32_t h[4][WK_DENSE_CELLS];
@@ -591,4 +643,5 @@ const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .pts3 = WK_SIMD_NAME(wk__noise_pts3),
     .tile2 = WK_SIMD_NAME(wk__noise_tile2),
     .tile3 = WK_SIMD_NAME(wk__noise_tile3),
+    .row3d = WK_SIMD_NAME(wk__noise_row3d),
 };

@@ -28,4 +28,12 @@
     X(points_equal_grid, isa)              \
     X(points_isa_random, isa)              \
     X(bad_fbm_points, plain)               \
-    X(grid_2p53, plain)
+    X(grid_2p53, plain)                    \
+    X(fractal_isa, isa)                    \
+    X(fractal_known, plain)                \
+    X(deriv3_isa, isa)                     \
+    X(deriv3_finite_differences, plain)    \
+    X(bad_features, plain)                 \
+    X(warp_isa, isa)                       \
+    X(warp_composition, plain)             \
+    X(bad_warp, plain)
