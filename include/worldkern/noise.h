@@ -10,7 +10,29 @@
  * instruction set, thread count and sub-grid split (floats compared with
  * memcmp). Against Ken Perlin's double-precision function evaluated at the
  * same (float) coordinate, results agree within 2e-6 absolute wherever every
- * |coordinate| < 2^16. Values lie in about [-1, 1].
+ * |coordinate| < 2^16.
+ *
+ * Range (every seed, both lattices): |perlin2| <= 1 and |perlin3| <= 1.0364.
+ * These are the suprema over every possible choice of corner gradients, so
+ * they hold for any permutation or hash: at a point p of a cell the value
+ * is sum_c w_c(p) g_c . (p - c) with fade weights w_c >= 0 summing to 1,
+ * and the best gradient per corner gives |dx| + |dy| (2D diagonals) or the
+ * two largest of |dx|, |dy|, |dz| (3D edge vectors); maximizing that sum
+ * over the cell gives 1 at the cell centre (2D) and 1.0363538 at about
+ * (0.355, 0.5, 0.481) (3D). Float rounding adds at most a few ulps. A sum
+ * of octaves is bounded by B * sum |amp_k| (B = 1 or 1.0364); normalized
+ * fBm with gain > 0 therefore lies in [-B, B], and ridged / billow octaves
+ * (1 - 2|n|, 2|n| - 1) in [1 - 2B, 1]. Normalize heights with these fixed
+ * ranges (wk_remap(h, n, -B, B, 0, 1, ...)); a per-tile min/max makes
+ * visible seams between streamed tiles.
+ *
+ * 2D streaks: the 2D gradient set (four diagonals, from the seed-0
+ * definition) shows 45-degree streaks in single-octave 2D noise; sampling
+ * the 3D function on a plane (wk_noise_fbm3_grid with nz = 1, or
+ * wk_noise_fbm3_points with a constant z) does not. Several octaves hide it.
+ *
+ * Worlds: prefer WK_LATTICE_HASH; the PERM lattice repeats every 256
+ * lattice cells (every 16384 world units at frequency 1/64).
  *
  * Seeds: seed 0 is Perlin's table. Any other seed s shuffles that table with
  * Fisher-Yates, for i = 255 down to 1 swapping entries i and r % (i + 1),

@@ -374,3 +374,79 @@ int wk_check_bad_warp(void) {
     wk_buf_free(&o);
     return fails;
 }
+
+/* ------------------------------------------------------- README recipes */
+
+int make_tile(int64_t tile_x, int64_t tile_y, float *height);
+int tile_slopes(int64_t tile_x, int64_t tile_y, float *value, float *ddx, float *ddy);
+float height_at(double x, double y);
+
+int wk_check_readme_example(void) {
+    int fails = 0;
+    enum { T = 256 };
+    float *a = malloc(T * T * sizeof(float)), *b = malloc(T * T * sizeof(float));
+    float *v = malloc(T * T * sizeof(float)), *dx = malloc(T * T * sizeof(float)), *dy = malloc(T * T * sizeof(float));
+    EXPECT(make_tile(-3, 7, a) == 0 && make_tile(-2, 7, b) == 0, "make_tile failed: %s", wk_last_error_detail());
+    EXPECT(tile_slopes(-3, 7, v, dx, dy) == 0, "tile_slopes failed");
+    /* in [0, 1]; the seam between the tiles steps like the inside does */
+    double seam = 0, inside = 0;
+    for (int j = 0; j < T; j++) {
+        for (int i = 0; i < T; i++)
+            if (!(a[j * T + i] >= 0.0f && a[j * T + i] <= 1.0f)) {
+                FAIL("height %g outside [0, 1]", (double)a[j * T + i]);
+                j = T;
+                break;
+            }
+        if (j == T) break;
+        double s = fabs((double)b[j * T] - a[j * T + T - 1]), in = fabs((double)a[j * T + T - 1] - a[j * T + T - 2]);
+        if (s > seam) seam = s;
+        if (in > inside) inside = in;
+    }
+    EXPECT(seam <= 2 * inside + 1e-6, "seam step %g vs %g inside a tile", seam, inside);
+    /* the point query gives the tile's bits */
+    static const int at[][2] = {{0, 0}, {17, 200}, {255, 255}, {128, 3}};
+    for (size_t k = 0; k < COUNT(at); k++) {
+        double x = (double)(-3 * T + at[k][0]) * 1.0, y = (double)(7 * T + at[k][1]) * 1.0;
+        float h = height_at(x, y);
+        EXPECT(wk_bits(h) == wk_bits(a[at[k][1] * T + at[k][0]]), "height_at(%g, %g) = %.9g, tile %.9g", x, y,
+               (double)h, (double)a[at[k][1] * T + at[k][0]]);
+    }
+    free(a), free(b), free(v), free(dx), free(dy);
+    return fails;
+}
+
+/* The stated bounds |perlin2| <= 1 and |perlin3| <= 1.0364 (noise.h), on
+ * random points of several seeds and both lattices; prints the largest seen. */
+int wk_check_noise_bound(void) {
+    int fails = 0;
+    enum { N = 1 << 15 };
+    static double x[N], y[N], z[N];
+    static float o[N];
+    wk_rng r = {2024};
+    double seen[2] = {0, 0};
+    for (int dims = 2; dims <= 3; dims++)
+        for (int lat = 0; lat <= 1; lat++)
+            for (uint32_t seed = 0; seed < 3; seed++) {
+                wk_fbm f = fbm_with((uint32_t)lat, seed * 1000u, 1, 1.0, 0, 0);
+                for (size_t i = 0; i < N; i++) {
+                    x[i] = wk_rng_range(&r, -300, 300);
+                    y[i] = i % 4 == 0 ? floor(x[i] * 7) + 0.5 : wk_rng_range(&r, -300, 300);
+                    z[i] = wk_rng_range(&r, -300, 300);
+                    if (i % 4 == 0) x[i] = floor(x[i]) + 0.5; /* cell centres: |perlin2| reaches 1 there */
+                }
+                wk_status s = dims == 2 ? wk_noise_fbm2_points(&f, x, y, N, o, NULL)
+                                        : wk_noise_fbm3_points(&f, x, y, z, N, o, NULL);
+                EXPECT(s == WK_OK, "bound points status");
+                double bound = dims == 2 ? 1.0 : 1.0364;
+                for (size_t i = 0; i < N; i++) {
+                    double a = fabs((double)o[i]);
+                    if (a > seen[dims - 2]) seen[dims - 2] = a;
+                    if (a > bound) {
+                        FAIL("|perlin%d| = %.9g > %g at (%g, %g, %g)", dims, a, bound, x[i], y[i], z[i]);
+                        break;
+                    }
+                }
+            }
+    fprintf(stderr, "  largest |perlin2| seen %.7f (bound 1), |perlin3| %.7f (bound 1.0364)\n", seen[0], seen[1]);
+    return fails;
+}

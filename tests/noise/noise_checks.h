@@ -36,4 +36,6 @@
     X(bad_features, plain)                 \
     X(warp_isa, isa)                       \
     X(warp_composition, plain)             \
-    X(bad_warp, plain)
+    X(bad_warp, plain)                     \
+    X(readme_example, plain)               \
+    X(noise_bound, plain)
