@@ -265,10 +265,10 @@ static uint32_t column_key(const fbm_plan *plan, int k, int64_t cell) {
 }
 
 /* Cells grow with the column, so a segment's first and last bound its span. */
-static int segments_fit(const tile_columns *c, uint32_t width) {
+static int segments_fit(const tile_columns *c, uint32_t width, int64_t max_cells) {
     for (uint32_t s = 0; s < c->count; s += width) {
         uint32_t last = s + width < c->count ? s + width - 1 : c->count - 1;
-        if (c->cells[last] - c->cells[s] + 2 > WK_DENSE_CELLS) return 0;
+        if (c->cells[last] - c->cells[s] + 2 > max_cells) return 0;
     }
     return 1;
 }
@@ -284,8 +284,15 @@ static void columns_lattice(const fbm_plan *plan, int k, int64_t origin, uint32_
         }
     c->count = count;
     c->dense = 0;
+    /* Segments of at most 8 cells (one-register tables on AVX2) when they
+     * can stay 64 columns wide, else of at most 16. */
+    for (uint32_t width = TILE_COLS; width >= 64 && !c->dense; width /= 2)
+        if (segments_fit(c, width, 8)) {
+            c->dense = 1;
+            c->segment_cols = width;
+        }
     for (uint32_t width = TILE_COLS; width >= MIN_SEGMENT && !c->dense; width /= 2)
-        if (segments_fit(c, width)) {
+        if (segments_fit(c, width, WK_DENSE_CELLS)) {
             c->dense = 1;
             c->segment_cols = width;
         }
@@ -366,7 +373,7 @@ static void fbm2_tile(const wk__noise_kernels *kern, const fbm_plan *plan, const
             tile_rows y;
             axis_lattice(plan, k, 1, g->j0 + row0, rows, NULL, y.key0, y.key1, y.f, y.f1, y.fade, NULL);
             wk_tile2 t = {cols, rows, g->stride, c.q0, c.q1, c.fx, c.fx1, c.u, y.key0, y.key1, y.f, y.f1, y.fade,
-                          c.dense ? c.cell : NULL, (const uint32_t(*)[WK_DENSE_CELLS])c.cell_key,
+                          c.dense ? c.cell : NULL, (const uint32_t(*)[WK_DENSE_CELLS])c.cell_key, c.ncells,
                           c.dense ? c.segment_cols : cols, c.dense ? c.segments : 1};
             kern->tile2(&t, &o, value + (size_t)row0 * g->stride + col0);
             continue;

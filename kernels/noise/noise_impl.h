@@ -86,6 +86,7 @@ typedef struct wk_tile2 {
     const float *fy, *fy1, *v;
     const uint32_t *cell;
     const uint32_t (*cell_key)[WK_DENSE_CELLS];
+    const uint32_t *ncells; /* per segment: cells it spans, the next one included (<= 16) */
     size_t seg_cols, segments;
 } wk_tile2;
 

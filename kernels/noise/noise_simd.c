@@ -191,17 +191,23 @@ typedef struct row2_dense_ctx {
     wk_vf v;
 } row2_dense_ctx;
 
-WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) {
+/* lo8: every cell offset + 1 is below 8 (a segment of at most 8 cells). */
+WK_INLINE void row2_dense_at_n(const row2_dense_ctx *k, int lo8, size_t i, size_t m) {
     const wk_row2 *r = k->r;
     wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
     wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, g[4];
+#define GET(t, h) (lo8 ? wk_lut16_get_lo8(t, h) : wk_lut16_get(t, h))
     for (int c = 0; c < 4; c++) /* corner (a, b) = (c >> 1, c & 1) */
-        g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], wk_lut16_get(k->xsign[c & 1], cell[c >> 1])),
-                         wk_vi_as_vf(wk_lut16_get(k->yterm[c & 1], cell[c >> 1])));
+        g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], GET(k->xsign[c & 1], cell[c >> 1])),
+                         wk_vi_as_vf(GET(k->yterm[c & 1], cell[c >> 1])));
+#undef GET
     wk_vf u = wk_vf_load_n(r->u + i, m);
     accumulate(k->o, lerp(k->v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), k->out + i, m);
 }
+
+WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) { row2_dense_at_n(k, 0, i, m); }
+WK_INLINE void row2_dense_at8(const row2_dense_ctx *k, size_t i, size_t m) { row2_dense_at_n(k, 1, i, m); }
 
 static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     grad2_row grad = grad2_row_init(r);
@@ -267,7 +273,8 @@ WK_INLINE void tile2_dense(const wk_tile2 *t, const wk_octave *o, float *out, co
                                 {wk_lut16_compose(xsign, h0), wk_lut16_compose(xsign, h1)},
                                 {wk_lut16_compose(y0_terms, h0), wk_lut16_compose(y1_terms, h1)},
                                 wk_vf_set1(t->v[j])};
-            WK_VECTOR_LOOP(n, row2_dense_at, &k);
+            if (t->ncells[s] <= 8) WK_VECTOR_LOOP(n, row2_dense_at8, &k);
+            else WK_VECTOR_LOOP(n, row2_dense_at, &k);
         }
     }
 }

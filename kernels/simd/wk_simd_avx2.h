@@ -91,3 +91,7 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) {
     m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
     return (uint32_t)_mm_cvtsi128_si32(m);
 }
+
+/* ---- added for noise ---- */
+/* t[h] for lanes with h in 0..7 (other lanes: unspecified): one vpermd. */
+static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return _mm256_permutevar8x32_epi32(t.lo, h); }

@@ -91,3 +91,7 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)_mm512_reduce_min_epi32(a); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)_mm512_reduce_max_epi32(a); }
+
+/* ---- added for noise ---- */
+/* t[h] for lanes with h in 0..7 (other lanes: unspecified). */
+static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return wk_lut16_get(t, h); }
