@@ -105,6 +105,7 @@ typedef struct wk_tile3 {
     const float *fz, *fz1, *w;
     const uint32_t *cell;
     const uint32_t (*cell_y0)[WK_DENSE_CELLS], (*cell_y1)[WK_DENSE_CELLS];
+    const uint32_t *ncells; /* per segment, as wk_tile2 */
     size_t seg_cols, segments;
 } wk_tile3;
 

@@ -191,6 +191,15 @@ typedef struct row2_dense_ctx {
     wk_vf v;
 } row2_dense_ctx;
 
+/* Segments of at most 8 cells look up in one register where that is
+ * cheaper (AVX2: one vpermd instead of two and a blend); elsewhere the
+ * lookups are the same instructions, so the choice is made at compile time. */
+#if defined(WK_SIMD_AVX2)
+#define LO8_PAYS 1
+#else
+#define LO8_PAYS 0
+#endif
+
 /* lo8: every cell offset + 1 is below 8 (a segment of at most 8 cells). */
 WK_INLINE void row2_dense_at_n(const row2_dense_ctx *k, int lo8, size_t i, size_t m) {
     const wk_row2 *r = k->r;
@@ -273,7 +282,7 @@ WK_INLINE void tile2_dense(const wk_tile2 *t, const wk_octave *o, float *out, co
                                 {wk_lut16_compose(xsign, h0), wk_lut16_compose(xsign, h1)},
                                 {wk_lut16_compose(y0_terms, h0), wk_lut16_compose(y1_terms, h1)},
                                 wk_vf_set1(t->v[j])};
-            if (t->ncells[s] <= 8) WK_VECTOR_LOOP(n, row2_dense_at8, &k);
+            if (LO8_PAYS && t->ncells[s] <= 8) WK_VECTOR_LOOP(n, row2_dense_at8, &k);
             else WK_VECTOR_LOOP(n, row2_dense_at, &k);
         }
     }
@@ -347,21 +356,30 @@ typedef struct row3_dense_ctx {
     wk_vf v, w;
 } row3_dense_ctx;
 
-WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) {
+/* lo8: every cell offset + 1 is below 8 (see row2_dense_at_n). */
+WK_INLINE void row3_dense_at_n(const row3_dense_ctx *k, int lo8, size_t i, size_t m) {
     const wk_row3 *r = k->r;
     wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
     wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, u = wk_vf_load_n(r->u + i, m);
     wk_vf g[8];
-    for (int c = 0; c < 8; c++) /* corner a + 2 b + 4 d */
-        g[c] = wk_vf_add(grad_term(x[c & 1], k->xmask[c >> 1], k->xsign[c >> 1], cell[c & 1]),
-                         wk_vi_as_vf(wk_lut16_get(k->terms[c >> 1], cell[c & 1])));
+#define GET(t, h) (lo8 ? wk_lut16_get_lo8(t, h) : wk_lut16_get(t, h))
+    for (int c = 0; c < 8; c++) { /* corner a + 2 b + 4 d */
+        wk_vi h = cell[c & 1];
+        wk_vf term = wk_vi_as_vf(wk_vi_ternary_xor_and(wk_vf_as_vi(x[c & 1]), GET(k->xmask[c >> 1], h),
+                                                       GET(k->xsign[c >> 1], h)));
+        g[c] = wk_vf_add(term, wk_vi_as_vf(GET(k->terms[c >> 1], h)));
+    }
+#undef GET
     wk_vf near = lerp(k->v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
     wk_vf far = lerp(k->v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
     accumulate(k->o, lerp(k->w, near, far), k->out + i, m);
 }
 
-static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) { row3_dense_at_n(k, 0, i, m); }
+WK_INLINE void row3_dense_at8(const row3_dense_ctx *k, size_t i, size_t m) { row3_dense_at_n(k, 1, i, m); }
+
+static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out, int lo8) {
     row3_dense_ctx k = {.r = r, .o = o, .out = out, .v = wk_vf_set1(r->v), .w = wk_vf_set1(r->w)};
     row3_terms(r, k.terms);
     for (int t = 0; t < 4; t++) {
@@ -369,7 +387,8 @@ static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *ou
         k.xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
         k.terms[t] = wk_lut16_compose(k.terms[t], r->h[t]);
     }
-    WK_VECTOR_LOOP(n, row3_dense_at, &k);
+    if (lo8) WK_VECTOR_LOOP(n, row3_dense_at8, &k);
+    else WK_VECTOR_LOOP(n, row3_dense_at, &k);
 }
 
 WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
@@ -393,7 +412,7 @@ WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *
 
 void WK_SIMD_NAME(wk__noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
     if (r->h[0]) {
-        row3_dense(r, o, n, out);
+        row3_dense(r, o, n, out, 0);
         return;
     }
     corner_ctx c;
@@ -546,7 +565,7 @@ WK_INLINE void tile3_run(const wk_tile3 *t, const wk_octave *o, float *out, cons
             wk_row3 d = r;
             d.fx = t->fx + start, d.fx1 = t->fx1 + start, d.u = t->u + start, d.cell = t->cell + start;
             for (int i = 0; i < 4; i++) d.h[i] = h[i];
-            row3_dense(&d, o, n, row_out + start);
+            row3_dense(&d, o, n, row_out + start, LO8_PAYS && t->ncells[seg] <= 8);
         }
     }
 }
