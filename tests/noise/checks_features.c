@@ -450,3 +450,111 @@ int wk_check_noise_bound(void) {
     fprintf(stderr, "  largest |perlin2| seen %.7f (bound 1), |perlin3| %.7f (bound 1.0364)\n", seen[0], seen[1]);
     return fails;
 }
+
+/* ------------------------------------------- grids (moved onto the harness) */
+
+/* Samples of a layout are written (finite), gaps between rows are not. */
+static int layout_ok(const float *p, size_t n, size_t stride, size_t slice_stride, uint32_t nx, uint32_t ny,
+                     uint32_t nz) {
+    for (size_t a = 0; a < n; a++) {
+        size_t k = a / slice_stride, rem = a % slice_stride, j = rem / stride, i = rem % stride;
+        int sample = k < nz && j < ny && i < nx;
+        if (sample ? (wk_is_canary(p[a]) || !isfinite(p[a])) : !wk_is_canary(p[a])) return 0;
+    }
+    return 1;
+}
+
+static const uint32_t grid_nx[] = {1, 15, 17, 31, 257, 300};
+
+/* Scalar run into a canary buffer: every sample written, no gap touched. */
+static int scalar_layout(grid_case *c, const char *what) {
+    int fails = 0;
+    size_t n = c->dims == 2 ? extent2(&c->g2) : extent3(&c->g3);
+    size_t outs = c->deriv ? (size_t)(c->dims + 1) : 1;
+    wk_buf b = wk_buf_new(n * outs, 1);
+    wk_buf_fill_canary(&b);
+    wk_exec e = wk_exec_for(WK_ISA_SCALAR, 1);
+    EXPECT(run_grid(c, &e, 0, b.p) == WK_OK, "%s: scalar status", what);
+    for (size_t o = 0; o < outs; o++) {
+        int ok = c->dims == 2 ? layout_ok(b.p + o * n, n, c->g2.stride, n + 1, c->g2.nx, c->g2.ny, 1)
+                              : layout_ok(b.p + o * n, n, c->g3.stride, c->g3.slice_stride, c->g3.nx, c->g3.ny,
+                                          c->g3.nz);
+        EXPECT(ok, "%s: output %zu layout (samples written, gaps untouched)", what, o);
+    }
+    EXPECT(wk_buf_guards_ok(&b), "%s: scalar wrote past its output", what);
+    wk_buf_free(&b);
+    return fails;
+}
+
+int wk_check_fbm2_grid_isa(void) {
+    int fails = 0;
+    for (int lat = 0; lat <= 1; lat++)
+        for (size_t xi = 0; xi < COUNT(grid_nx); xi++)
+            for (int variant = 0; variant < 2; variant++) {
+                grid_case c;
+                memset(&c, 0, sizeof c);
+                c.dims = 2;
+                c.f = variant ? fbm_with((uint32_t)lat, 7, 4, 0.05, 0, 1) : fbm_with((uint32_t)lat, 0xFFFFFFF0u, 16, 0.013, 0, 0);
+                if (!variant) c.f.lacunarity = 1.7, c.f.gain = -0.6f;
+                c.g2 = (wk_grid2){-37, 11, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.731, grid_nx[xi] + 5, {0, 0}};
+                if (variant) c.g2.i0 = -1000003, c.g2.j0 = 5, c.g2.step = 0.0625;
+                char what[96];
+                snprintf(what, sizeof what, "fbm2_grid lattice %d nx %u variant %d", lat, grid_nx[xi], variant);
+                fails += scalar_layout(&c, what);
+                fails += harness_grid(&c, what);
+            }
+    return fails;
+}
+
+int wk_check_fbm3_grid_isa(void) {
+    int fails = 0;
+    for (int lat = 0; lat <= 1; lat++)
+        for (size_t xi = 0; xi < COUNT(grid_nx); xi++) {
+            grid_case c;
+            memset(&c, 0, sizeof c);
+            c.dims = 3;
+            c.f = fbm_with((uint32_t)lat, 3, 3, 0.11, 0, 1);
+            c.f.lacunarity = 2.0, c.f.gain = 0.45f;
+            uint32_t nx = grid_nx[xi], ny = nx == 300 ? 17 : 3, nz = nx == 300 ? 17 : 2;
+            c.g3 = (wk_grid3){-5, 7, -9, nx, ny, nz, 0.37, nx + 3, (size_t)(ny - 1) * (nx + 3) + nx + 7, {0, 0}};
+            char what[96];
+            snprintf(what, sizeof what, "fbm3_grid lattice %d nx %u", lat, nx);
+            fails += scalar_layout(&c, what);
+            fails += harness_grid(&c, what);
+        }
+    return fails;
+}
+
+int wk_check_fbm2_deriv_isa(void) {
+    int fails = 0;
+    for (int lat = 0; lat <= 1; lat++)
+        for (size_t xi = 0; xi < COUNT(grid_nx); xi++) {
+            grid_case c;
+            memset(&c, 0, sizeof c);
+            c.dims = 2;
+            c.deriv = 1;
+            c.f = fbm_with((uint32_t)lat, 11, 5, 0.09, 0, lat);
+            c.f.lacunarity = 1.93;
+            c.g2 = (wk_grid2){-20, -3, grid_nx[xi], grid_nx[xi] == 300 ? 66 : 3, 0.29, grid_nx[xi] + 2, {0, 0}};
+            char what[96];
+            snprintf(what, sizeof what, "fbm2_grid_deriv lattice %d nx %u", lat, grid_nx[xi]);
+            fails += scalar_layout(&c, what);
+            fails += harness_grid(&c, what);
+            /* the value is wk_noise_fbm2_grid's, bit for bit */
+            size_t n = extent2(&c.g2);
+            float *a = malloc(3 * n * sizeof(float)), *b = malloc(n * sizeof(float));
+            EXPECT(wk_noise_fbm2_grid_deriv(&c.f, &c.g2, a, a + n, a + 2 * n, NULL) == WK_OK, "deriv status");
+            EXPECT(wk_noise_fbm2_grid(&c.f, &c.g2, b, NULL) == WK_OK, "grid status");
+            for (uint32_t j = 0; j < c.g2.ny; j++)
+                for (uint32_t i = 0; i < c.g2.nx; i++) {
+                    size_t at = (size_t)j * c.g2.stride + i;
+                    if (wk_bits(a[at]) != wk_bits(b[at])) {
+                        FAIL("%s: value at (%u, %u) %.9g, grid %.9g", what, i, j, (double)a[at], (double)b[at]);
+                        j = c.g2.ny;
+                        break;
+                    }
+                }
+            free(a), free(b);
+        }
+    return fails;
+}
