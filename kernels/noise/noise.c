@@ -702,21 +702,18 @@ static void pts_eval(const wk__noise_kernels *kern, const fbm_plan *plan, const 
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         double freq = plan->freq[k];
-        for (size_t i = 0; i < count; i++) {
-            coord_lattice(plan, k, 0, x[i] * freq, NULL, &s->x0[i], &s->x1[i], &s->fx[i], &s->fx1[i], &s->u[i], NULL);
-            coord_lattice(plan, k, 1, y[i] * freq, NULL, &s->y0[i], &s->y1[i], &s->fy[i], &s->fy1[i], &s->v[i], NULL);
-            if (plan->lattice == WK_LATTICE_PERM) { /* column keys perm[X], perm[X+1] */
-                s->x0[i] = plan->perm[k]->p[s->x0[i]];
-                s->x1[i] = plan->perm[k]->p[s->x1[i]];
-            }
-        }
+        /* coord_lattice's arithmetic, vectorized per ISA (noise_lattice.h);
+         * PERM column keys go through the permutation: perm[X], perm[X+1]. */
+        const uint8_t *perm = plan->lattice == WK_LATTICE_PERM ? plan->perm[k]->p : NULL;
+        kern->coords(x, count, freq, plan->lattice, plan->seed[k], 0, perm, s->x0, s->x1, s->fx, s->fx1, s->u);
+        kern->coords(y, count, freq, plan->lattice, plan->seed[k], 1, NULL, s->y0, s->y1, s->fy, s->fy1, s->v);
         if (!z) {
             wk_pts2 p = {s->x0, s->x1, s->y0, s->y1, s->fx, s->fx1, s->u, s->fy, s->fy1, s->v};
             kern->pts2(&p, &o, count, out);
             continue;
         }
+        kern->coords(z, count, freq, plan->lattice, plan->seed[k], 2, NULL, s->k0, s->k1, s->fz, s->fz1, s->w);
         for (size_t i = 0; i < count; i++) {
-            coord_lattice(plan, k, 2, z[i] * freq, NULL, &s->k0[i], &s->k1[i], &s->fz[i], &s->fz1[i], &s->w[i], NULL);
             /* fold the point's Y into the column keys, as row_keys_for */
             s->q[0][i] = fold_row(plan, k, s->x0[i], s->y0[i]);
             s->q[1][i] = fold_row(plan, k, s->x1[i], s->y0[i]);

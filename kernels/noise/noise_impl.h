@@ -159,6 +159,9 @@ typedef struct wk_row3d {
     void wk__noise_row3d_##sfx(const wk_row3d *r, const wk_octave *o, size_t n,      \
                               float *value, float *ddx, float *ddy, float *ddz);    \
     void wk__noise_tile3_##sfx(const wk_tile3 *t, const wk_octave *o, float *out);  \
+    void wk__noise_coords_##sfx(const double *pos, size_t n, double freq, uint32_t lattice,    \
+                               uint32_t seed, unsigned axis, const uint8_t *perm, uint32_t *key0, \
+                               uint32_t *key1, float *frac, float *frac1, float *fade);       \
     void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
                              float *out);                                           \
     void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
@@ -181,6 +184,8 @@ typedef struct wk__noise_kernels {
     void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
     void (*tile2)(const wk_tile2 *, const wk_octave *, float *);
     void (*tile3)(const wk_tile3 *, const wk_octave *, float *);
+    void (*coords)(const double *, size_t, double, uint32_t, uint32_t, unsigned, const uint8_t *, uint32_t *,
+                   uint32_t *, float *, float *, float *);
     void (*row3d)(const wk_row3d *, const wk_octave *, size_t, float *, float *, float *, float *);
 } wk__noise_kernels;
 

@@ -2,6 +2,8 @@
 #ifndef WK_NOISE_LATTICE_H
 #define WK_NOISE_LATTICE_H
 
+#include <math.h>
+
 #include "noise_impl.h"
 
 /* Perlin's permutation for seed 0, else its documented seeded shuffle. */
@@ -18,6 +20,48 @@ static inline uint32_t wk__axis_hash(int64_t cell, uint32_t seed, unsigned axis)
                  ((uint64_t)axis + 1) * 0x8CB92BA72F3D8DD7u;
     v = (v ^ (v >> 32)) * 0xD6E8FEB86659FD93u;
     return (uint32_t)(v ^ (v >> 32));
+}
+
+/* Lattice data of n coordinates pos[i] * freq along one axis (the
+ * arithmetic of noise.c's coord_lattice, which the grids use): keys of the
+ * cell and the next (PERM: cell & 255, then through `perm` when not NULL;
+ * HASH: axis hashes), fraction, fraction - 1 and fade. Every ISA's table
+ * compiles this same C (no contraction, IEEE double and int64 arithmetic),
+ * so the bits agree; the compiler may vectorize it per ISA. */
+static inline void wk__coords_impl(const double *pos, size_t n, double freq, uint32_t lattice, uint32_t seed,
+                                   unsigned axis, const uint8_t *perm, uint32_t *restrict key0,
+                                   uint32_t *restrict key1, float *restrict frac, float *restrict frac1,
+                                   float *restrict fade) {
+    if (lattice == WK_LATTICE_PERM) {
+        for (size_t i = 0; i < n; i++) {
+            double p = pos[i] * freq, cell = floor(p);
+            int64_t c = (int64_t)cell;
+            key0[i] = (uint32_t)((uint64_t)c & 255);
+            key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
+            float t = (float)(p - cell);
+            frac[i] = t;
+            frac1[i] = t - 1.0f;
+            fade[i] = wk_fade(t);
+        }
+        if (perm)
+            for (size_t i = 0; i < n; i++) key0[i] = perm[key0[i]], key1[i] = perm[key1[i]];
+        return;
+    }
+    const uint64_t base = ((uint64_t)seed + 1) * 0xD1B54A32D192ED03u + ((uint64_t)axis + 1) * 0x8CB92BA72F3D8DD7u;
+    for (size_t i = 0; i < n; i++) {
+        double p = pos[i] * freq, cell = floor(p);
+        int64_t c = (int64_t)cell;
+        /* wk__axis_hash(c) and wk__axis_hash(c + 1) */
+        uint64_t v0 = (uint64_t)c * 0x9E3779B97F4A7C15u + base, v1 = v0 + 0x9E3779B97F4A7C15u;
+        v0 = (v0 ^ (v0 >> 32)) * 0xD6E8FEB86659FD93u;
+        v1 = (v1 ^ (v1 >> 32)) * 0xD6E8FEB86659FD93u;
+        key0[i] = (uint32_t)(v0 ^ (v0 >> 32));
+        key1[i] = (uint32_t)(v1 ^ (v1 >> 32));
+        float t = (float)(p - cell);
+        frac[i] = t;
+        frac1[i] = t - 1.0f;
+        fade[i] = wk_fade(t);
+    }
 }
 
 #endif /* WK_NOISE_LATTICE_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "noise_impl.h"
+#include "noise_lattice.h"
 
 static float lerp(float t, float a, float b) { return a + t * (b - a); }
 
@@ -254,6 +255,13 @@ void wk__perlin3_ref(const float *xs, const float *ys, const float *zs, size_t n
     }
 }
 
+
+/* Points' lattice setup: the shared C of noise_lattice.h, compiled here. */
+void wk__noise_coords_ref(const double *pos, size_t n, double freq, uint32_t lattice, uint32_t seed, unsigned axis,
+        const uint8_t *perm, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade) {
+    wk__coords_impl(pos, n, freq, lattice, seed, axis, perm, key0, key1, frac, frac1, fade);
+}
+
 const wk__noise_kernels wk__noise_kernels_ref = {
     .row2 = wk__noise_row2_ref,
     .row3 = wk__noise_row3_ref,
@@ -265,4 +273,5 @@ const wk__noise_kernels wk__noise_kernels_ref = {
     .tile2 = wk__noise_tile2_ref,
     .tile3 = wk__noise_tile3_ref,
     .row3d = wk__noise_row3d_ref,
+    .coords = wk__noise_coords_ref,
 };

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "noise_impl.h"
+#include "noise_lattice.h"
 #include "wk_simd.h"
 
 #define SIGN 0x80000000u
@@ -659,6 +660,13 @@ void WK_SIMD_NAME(wk__perlin3)(const float *xs, const float *ys, const float *zs
     }
 }
 
+
+/* Points' lattice setup: the shared C of noise_lattice.h, compiled here. */
+void WK_SIMD_NAME(wk__noise_coords)(const double *pos, size_t n, double freq, uint32_t lattice, uint32_t seed, unsigned axis,
+        const uint8_t *perm, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade) {
+    wk__coords_impl(pos, n, freq, lattice, seed, axis, perm, key0, key1, frac, frac1, fade);
+}
+
 const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .row2 = WK_SIMD_NAME(wk__noise_row2),
     .row3 = WK_SIMD_NAME(wk__noise_row3),
@@ -670,4 +678,5 @@ const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .tile2 = WK_SIMD_NAME(wk__noise_tile2),
     .tile3 = WK_SIMD_NAME(wk__noise_tile3),
     .row3d = WK_SIMD_NAME(wk__noise_row3d),
+    .coords = WK_SIMD_NAME(wk__noise_coords),
 };
