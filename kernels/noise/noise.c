@@ -179,32 +179,12 @@ static wk_octave octave_of(const fbm_plan *plan, int k) {
 
 enum { TILE_COLS = 256 };
 
-/* Lattice data of one lattice coordinate `pos` (double) at octave k along
- * `axis`: cell, keys of the cell and the next cell (PERM: cell & 255; HASH:
- * axis hash), fraction, fraction - 1, fade and its derivative. Grids and
- * points share it, so equal coordinates give equal bits. */
-static inline void coord_lattice(const fbm_plan *plan, int k, unsigned axis, double pos, int64_t *cell_out,
-                                 uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade,
-                                 float *dfade) {
-    double cell = floor(pos);
-    int64_t c = (int64_t)cell;
-    float t = (float)(pos - cell);
-    if (cell_out) *cell_out = c;
-    if (plan->lattice == WK_LATTICE_PERM) {
-        *key0 = (uint32_t)((uint64_t)c & 255);
-        *key1 = (uint32_t)((uint64_t)(c + 1) & 255);
-    } else {
-        *key0 = wk__axis_hash(c, plan->seed[k], axis);
-        *key1 = wk__axis_hash(c + 1, plan->seed[k], axis);
-    }
-    *frac = t;
-    *frac1 = t - 1.0f;
-    *fade = wk_fade(t);
-    if (dfade) *dfade = wk_fade_deriv(t);
-}
-
 /* Lattice data of `count` consecutive samples along one axis at octave k
- * (the arithmetic of coord_lattice; `cells` and `dfade` may be NULL).
+ * (`cells` and `dfade` may be NULL): cell = floor(coordinate), keys of the
+ * cell and the next (PERM: cell & 255; HASH: axis hashes), fraction
+ * t = (float)(coordinate - cell), t - 1, fade(t), fade'(t). Points use the
+ * same arithmetic (wk__coords_impl in noise_lattice.h), so equal
+ * coordinates give equal bits.
  * The lattice coordinate is ((origin + i) * step) * freq, formed in double;
  * only the fraction goes on in float. */
 static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t origin,
@@ -702,7 +682,7 @@ static void pts_eval(const wk__noise_kernels *kern, const fbm_plan *plan, const 
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         double freq = plan->freq[k];
-        /* coord_lattice's arithmetic, vectorized per ISA (noise_lattice.h);
+        /* axis_lattice's arithmetic, vectorized per ISA (noise_lattice.h);
          * PERM column keys go through the permutation: perm[X], perm[X+1]. */
         const uint8_t *perm = plan->lattice == WK_LATTICE_PERM ? plan->perm[k]->p : NULL;
         kern->coords(x, count, freq, plan->lattice, plan->seed[k], 0, perm, s->x0, s->x1, s->fx, s->fx1, s->u);
