@@ -23,7 +23,7 @@ static inline uint32_t wk__axis_hash(int64_t cell, uint32_t seed, unsigned axis)
 }
 
 /* Lattice data of n coordinates pos[i] * freq along one axis (the
- * arithmetic of noise.c's coord_lattice, which the grids use): keys of the
+ * arithmetic of noise.c's axis_lattice, which the grids use): keys of the
  * cell and the next (PERM: cell & 255, then through `perm` when not NULL;
  * HASH: axis hashes), fraction, fraction - 1 and fade. Every ISA's table
  * compiles this same C (no contraction, IEEE double and int64 arithmetic),
