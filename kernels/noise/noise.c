@@ -84,6 +84,7 @@ typedef struct fbm_plan {
     int octaves;
     uint32_t lattice;
     uint32_t fractal;
+    const struct wk__noise_kernels *kern; /* the call's ISA table (grids) */
     double step;
     double freq[MAX_OCTAVES];
     float amp[MAX_OCTAVES];
@@ -113,6 +114,7 @@ static wk_status plan_fbm(const wk_fbm *f, double step, fbm_plan *plan) {
     if (!(f->lacunarity > 0))
         return wk__fail(WK_ERR_INVALID_ARG, "f->lacunarity must be > 0, got %g", f->lacunarity);
     plan->octaves = f->octaves;
+    plan->kern = &wk__noise_kernels_ref;
     plan->lattice = f->lattice;
     plan->fractal = f->fractal;
     plan->step = step;
@@ -190,34 +192,12 @@ enum { TILE_COLS = 256 };
 static void axis_lattice(const fbm_plan *plan, int k, unsigned axis, int64_t origin,
                          size_t count, int64_t *cells, uint32_t *key0, uint32_t *key1,
                          float *frac, float *frac1, float *fade, float *dfade) {
-    /* Keys depend on the cell only: consecutive samples mostly share a cell
-     * or step to the next, so keys are hashed once per cell. */
-    int64_t prev = 0;
-    uint32_t prev0 = 0, prev1 = 0;
-    int have = 0;
-    for (size_t i = 0; i < count; i++) {
-        double pos = ((double)(origin + (int64_t)i) * plan->step) * plan->freq[k];
-        double cell = floor(pos);
-        int64_t c = (int64_t)cell;
-        float t = (float)(pos - cell);
-        if (cells) cells[i] = c;
-        if (plan->lattice == WK_LATTICE_PERM) {
-            key0[i] = (uint32_t)((uint64_t)c & 255);
-            key1[i] = (uint32_t)((uint64_t)(c + 1) & 255);
-        } else {
-            if (have && c == prev) {
-                key0[i] = prev0, key1[i] = prev1;
-            } else {
-                key0[i] = have && c == prev + 1 ? prev1 : wk__axis_hash(c, plan->seed[k], axis);
-                key1[i] = wk__axis_hash(c + 1, plan->seed[k], axis);
-            }
-            prev = c, prev0 = key0[i], prev1 = key1[i], have = 1;
-        }
-        frac[i] = t;
-        frac1[i] = t - 1.0f;
-        fade[i] = wk_fade(t);
-        if (dfade) dfade[i] = wk_fade_deriv(t);
-    }
+    int64_t cell_scratch[TILE_COLS];
+    float dfade_scratch[TILE_COLS];
+    /* counts never exceed a tile's side (TILE_COLS >= every tile dimension) */
+    plan->kern->grid_coords(origin, count, plan->step, plan->freq[k], plan->lattice, plan->seed[k], axis,
+                            cells ? cells : cell_scratch, key0, key1, frac, frac1, fade,
+                            dfade ? dfade : dfade_scratch);
 }
 
 /* Column data of a tile: lattice of the x axis; PERM column keys become
@@ -430,6 +410,7 @@ static wk_status fbm2_run(const wk__call *call, const wk_fbm *f, const wk_grid2 
                        wk__overlap(ddx, bytes, ddy, bytes)))
         return wk__fail(WK_ERR_ALIAS, "value, ddx and ddy must not overlap");
     plan_permutations(&plan);
+    plan.kern = noise_kernels(call);
     fbm2_job job = {noise_kernels(call), &plan, g, tiles_along(g->nx, TILE_COLS), value, ddx, ddy};
     size_t tiles = job.tiles_x * tiles_along(g->ny, TILE_ROWS_2D);
     wk__parallel_for(call, tiles, (size_t)TILE_COLS * TILE_ROWS_2D * (size_t)plan.octaves, fbm2_part, &job);
@@ -602,6 +583,7 @@ static wk_status fbm3_run(const wk__call *call, const wk_fbm *f, const wk_grid3 
                 if (wk__overlap(out[a], bytes, out[b], bytes))
                     return wk__fail(WK_ERR_ALIAS, "value, ddx, ddy and ddz must not overlap");
     plan_permutations(&plan);
+    plan.kern = noise_kernels(call);
     fbm3_job job = {noise_kernels(call), &plan, g, tiles_along(g->nx, TILE_COLS), tiles_along(g->ny, TILE_ROWS_3D),
                     out[0], {NULL, NULL, NULL, NULL}};
     if (with_deriv)
@@ -682,7 +664,7 @@ static void pts_eval(const wk__noise_kernels *kern, const fbm_plan *plan, const 
     for (int k = 0; k < plan->octaves; k++) {
         wk_octave o = octave_of(plan, k);
         double freq = plan->freq[k];
-        /* axis_lattice's arithmetic, vectorized per ISA (noise_lattice.h);
+        /* axis_lattice's arithmetic (noise_lattice.h), from the ISA table;
          * PERM column keys go through the permutation: perm[X], perm[X+1]. */
         const uint8_t *perm = plan->lattice == WK_LATTICE_PERM ? plan->perm[k]->p : NULL;
         kern->coords(x, count, freq, plan->lattice, plan->seed[k], 0, perm, s->x0, s->x1, s->fx, s->fx1, s->u);

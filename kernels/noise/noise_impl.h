@@ -162,6 +162,10 @@ typedef struct wk_row3d {
     void wk__noise_coords_##sfx(const double *pos, size_t n, double freq, uint32_t lattice,    \
                                uint32_t seed, unsigned axis, const uint8_t *perm, uint32_t *key0, \
                                uint32_t *key1, float *frac, float *frac1, float *fade);       \
+    void wk__noise_grid_coords_##sfx(int64_t origin, size_t count, double step, double freq,        \
+                                    uint32_t lattice, uint32_t seed, unsigned axis, int64_t *cells,  \
+                                    uint32_t *key0, uint32_t *key1, float *frac, float *frac1,       \
+                                    float *fade, float *dfade);                                       \
     void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
                              float *out);                                           \
     void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
@@ -186,6 +190,8 @@ typedef struct wk__noise_kernels {
     void (*tile3)(const wk_tile3 *, const wk_octave *, float *);
     void (*coords)(const double *, size_t, double, uint32_t, uint32_t, unsigned, const uint8_t *, uint32_t *,
                    uint32_t *, float *, float *, float *);
+    void (*grid_coords)(int64_t, size_t, double, double, uint32_t, uint32_t, unsigned, int64_t *, uint32_t *,
+                        uint32_t *, float *, float *, float *, float *);
     void (*row3d)(const wk_row3d *, const wk_octave *, size_t, float *, float *, float *, float *);
 } wk__noise_kernels;
 

@@ -262,6 +262,13 @@ void wk__noise_coords_ref(const double *pos, size_t n, double freq, uint32_t lat
     wk__coords_impl(pos, n, freq, lattice, seed, axis, perm, key0, key1, frac, frac1, fade);
 }
 
+
+void wk__noise_grid_coords_ref(int64_t origin, size_t count, double step, double freq, uint32_t lattice, uint32_t seed,
+        unsigned axis, int64_t *cells, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade,
+        float *dfade) {
+    wk__grid_coords_impl(origin, count, step, freq, lattice, seed, axis, cells, key0, key1, frac, frac1, fade, dfade);
+}
+
 const wk__noise_kernels wk__noise_kernels_ref = {
     .row2 = wk__noise_row2_ref,
     .row3 = wk__noise_row3_ref,
@@ -274,4 +281,5 @@ const wk__noise_kernels wk__noise_kernels_ref = {
     .tile3 = wk__noise_tile3_ref,
     .row3d = wk__noise_row3d_ref,
     .coords = wk__noise_coords_ref,
+    .grid_coords = wk__noise_grid_coords_ref,
 };

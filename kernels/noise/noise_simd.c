@@ -667,6 +667,13 @@ void WK_SIMD_NAME(wk__noise_coords)(const double *pos, size_t n, double freq, ui
     wk__coords_impl(pos, n, freq, lattice, seed, axis, perm, key0, key1, frac, frac1, fade);
 }
 
+
+void WK_SIMD_NAME(wk__noise_grid_coords)(int64_t origin, size_t count, double step, double freq, uint32_t lattice, uint32_t seed,
+        unsigned axis, int64_t *cells, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade,
+        float *dfade) {
+    wk__grid_coords_impl(origin, count, step, freq, lattice, seed, axis, cells, key0, key1, frac, frac1, fade, dfade);
+}
+
 const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .row2 = WK_SIMD_NAME(wk__noise_row2),
     .row3 = WK_SIMD_NAME(wk__noise_row3),
@@ -679,4 +686,5 @@ const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
     .tile3 = WK_SIMD_NAME(wk__noise_tile3),
     .row3d = WK_SIMD_NAME(wk__noise_row3d),
     .coords = WK_SIMD_NAME(wk__noise_coords),
+    .grid_coords = WK_SIMD_NAME(wk__noise_grid_coords),
 };
