@@ -40,6 +40,9 @@
  *     state += 0x9E3779B9; z = state;
  *     z = (z ^ (z >> 16)) * 0x85EBCA6B; z = (z ^ (z >> 13)) * 0xC2B2AE35;
  *     r = z ^ (z >> 16);                  (all uint32_t arithmetic)
+ * Shuffled tables are kept in a small per-thread cache (16 seeds), so a
+ * program generating chunk after chunk with one setting pays each seed's
+ * shuffle once per thread; calls never allocate.
  */
 #ifndef WORLDKERN_NOISE_H
 #define WORLDKERN_NOISE_H
