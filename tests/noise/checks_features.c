@@ -86,7 +86,7 @@ static int harness_grid(grid_case *c, const char *what) {
     return wk_harness_compare(&h);
 }
 
-static const uint32_t widths[] = {1, 15, 17, 33, 300};
+static const uint32_t widths[] = {1, 8, 15, 17, 33, 300};
 
 int wk_check_fractal_isa(void) {
     int fails = 0;
@@ -464,7 +464,7 @@ static int layout_ok(const float *p, size_t n, size_t stride, size_t slice_strid
     return 1;
 }
 
-static const uint32_t grid_nx[] = {1, 15, 17, 31, 257, 300};
+static const uint32_t grid_nx[] = {1, 7, 8, 15, 17, 31, 257, 300};
 
 /* Scalar run into a canary buffer: every sample written, no gap touched. */
 static int scalar_layout(grid_case *c, const char *what) {
