@@ -134,8 +134,10 @@ enum { WK_FRACTAL_FBM = 0, WK_FRACTAL_RIDGED = 1, WK_FRACTAL_BILLOW = 2 };
  *
  * Precision far from the origin: the fraction within a cell is taken from
  * the double lattice coordinate, so its resolution is one ulp of that
- * coordinate (2^-29 cells at 2^24, 1/2 cell at 2^52); it reaches float's
- * own resolution (2^-24) only below 2^29 cells. */
+ * coordinate: 2^-28 cells at 2^24, 1/2 cell at 2^51, and from 2^52 on every
+ * double is a whole number (every sample a lattice point, noise 0, still
+ * accepted below the 2^53 limit). Float's own resolution of the fraction
+ * (2^-24) holds below 2^29 cells; keep worlds well inside that. */
 WK_API wk_status wk_noise_fbm2_grid(const wk_fbm *f, const wk_grid2 *g, float *out,
                                     const wk_exec *exec);
 WK_API wk_status wk_noise_fbm3_grid(const wk_fbm *f, const wk_grid3 *g, float *out,
