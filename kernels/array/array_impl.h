@@ -9,7 +9,9 @@
 
 typedef struct wk__array_kernels {
     void (*minmax)(const float *x, size_t n, float *min, float *max);
-    void (*remap)(const float *x, size_t n, float lo, float range, float *out);
+    /* range = hi - lo, nonzero */
+    void (*remap)(const float *x, size_t n, float lo, float range, float a, float b, float *out);
+    void (*pow)(const float *x, size_t n, float exponent, float *out);
 } wk__array_kernels;
 
 /* Total order key of a float for min/max: monotonic in the value, with

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "array_impl.h"
+#include "wk_math.h"
 
 static void minmax_ref(const float *x, size_t n, float *min, float *max) {
     float lo = INFINITY, hi = -INFINITY;
@@ -16,8 +17,15 @@ static void minmax_ref(const float *x, size_t n, float *min, float *max) {
     *max = hi;
 }
 
-static void remap_ref(const float *x, size_t n, float lo, float range, float *out) {
-    for (size_t i = 0; i < n; i++) out[i] = (x[i] - lo) / range;
+static void remap_ref(const float *x, size_t n, float lo, float range, float a, float b, float *out) {
+    for (size_t i = 0; i < n; i++) {
+        float t = (x[i] - lo) / range;
+        out[i] = t * b + (1.0f - t) * a;
+    }
 }
 
-const wk__array_kernels wk__array_kernels_ref = {minmax_ref, remap_ref};
+static void pow_ref(const float *x, size_t n, float exponent, float *out) {
+    for (size_t i = 0; i < n; i++) out[i] = wk__powf(x[i], exponent);
+}
+
+const wk__array_kernels wk__array_kernels_ref = {minmax_ref, remap_ref, pow_ref};

@@ -5,6 +5,7 @@
 
 #include "array_impl.h"
 #include "wk_simd.h"
+#include "wk_math.h"
 
 static const uint32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
@@ -37,12 +38,22 @@ static void minmax(const float *x, size_t n, float *min, float *max) {
     *max = float_of_key(wk_vi_hmax_s(hi));
 }
 
-static void remap(const float *x, size_t n, float lo, float range, float *out) {
-    const wk_vf vlo = wk_vf_set1(lo), vrange = wk_vf_set1(range);
+static void remap(const float *x, size_t n, float lo, float range, float a, float b, float *out) {
+    const wk_vf vlo = wk_vf_set1(lo), vrange = wk_vf_set1(range), va = wk_vf_set1(a), vb = wk_vf_set1(b);
+    const wk_vf one = wk_vf_set1(1.0f);
     for (size_t i = 0; i < n; i += WK_W) {
         size_t m = n - i < WK_W ? n - i : WK_W;
-        wk_vf_store_n(out + i, wk_vf_div(wk_vf_sub(wk_vf_load_n(x + i, m), vlo), vrange), m);
+        wk_vf t = wk_vf_div(wk_vf_sub(wk_vf_load_n(x + i, m), vlo), vrange);
+        wk_vf_store_n(out + i, wk_vf_add(wk_vf_mul(t, vb), wk_vf_mul(wk_vf_sub(one, t), va)), m);
     }
 }
 
-const wk__array_kernels WK_SIMD_NAME(wk__array_kernels) = {minmax, remap};
+static void pow_simd(const float *x, size_t n, float exponent, float *out) {
+    const wk_vf e = wk_vf_set1(exponent);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf_store_n(out + i, wk_vf_pow(wk_vf_load_n(x + i, m), e), m);
+    }
+}
+
+const wk__array_kernels WK_SIMD_NAME(wk__array_kernels) = {minmax, remap, pow_simd};

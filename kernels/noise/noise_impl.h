@@ -29,6 +29,7 @@ typedef struct wk_octave {
     int first;            /* 1: out = amp * n; 0: out += amp * n */
     int divide;           /* 1: then out /= divisor (normalized last octave) */
     float divisor;
+    uint32_t fractal;     /* WK_FRACTAL_*: the noise n becomes 1 - 2|n| (ridged) or 2|n| - 1 (billow) first */
 } wk_octave;
 
 /* One row of a 2D grid octave: per-column arrays (n entries each) and the
@@ -69,6 +70,45 @@ typedef struct wk_row3 {
  * register table. */
 #define WK_DENSE_CELLS 16
 
+/* A whole 2D tile of one octave in one call: the columns (as wk_row2) and
+ * per row j the row keys y0[j], y1[j] and fy[j], fy1[j], v[j]; row j goes
+ * to out + j * stride. Dense tiles (cell != NULL) are cut into `segments`
+ * runs of seg_cols columns (the last may be shorter); cell[i] is column
+ * i's cell offset from its segment's first cell and cell_key[s][c] the
+ * column key of that segment's cell c (c < 16; entries past the segment's
+ * cells are never looked up). The per-ISA code then builds each row's
+ * 16-entry corner tables from the keys in registers. */
+typedef struct wk_tile2 {
+    size_t cols, rows, stride;
+    const uint32_t *q0, *q1;
+    const float *fx, *fx1, *u;
+    const uint32_t *y0, *y1;
+    const float *fy, *fy1, *v;
+    const uint32_t *cell;
+    const uint32_t (*cell_key)[WK_DENSE_CELLS];
+    const uint32_t *ncells; /* per segment: cells it spans, the next one included (<= 16) */
+    size_t seg_cols, segments;
+} wk_tile2;
+
+/* One row (fixed j) of a 3D tile across its slices in one call: the
+ * row's column keys with Y folded in and its y scalars as wk_row3, and per
+ * slice s the z keys z0[s], z1[s] and fz[s], fz1[s], w[s]; slice s goes to
+ * out + s * slice_stride. Dense rows (cell != NULL): segments as wk_tile2,
+ * cell_y0[seg][c] / cell_y1[seg][c] the keys of cell c with Y (Y+1)
+ * folded in (entries past the segment's cells are zero and never used). */
+typedef struct wk_tile3 {
+    size_t cols, slices, slice_stride;
+    const uint32_t *q00, *q10, *q01, *q11;
+    const float *fx, *fx1, *u;
+    float fy, fy1, v;
+    const uint32_t *z0, *z1;
+    const float *fz, *fz1, *w;
+    const uint32_t *cell;
+    const uint32_t (*cell_y0)[WK_DENSE_CELLS], (*cell_y1)[WK_DENSE_CELLS];
+    const uint32_t *ncells; /* per segment, as wk_tile2 */
+    size_t seg_cols, segments;
+} wk_tile3;
+
 /* Derivative rows of a 2D grid octave add the fade derivatives. */
 typedef struct wk_row2d {
     wk_row2 r;
@@ -76,6 +116,32 @@ typedef struct wk_row2d {
     float dv;         /* fade'(fy) */
     float sx, sy;     /* world-to-lattice scale of this octave (frequency) */
 } wk_row2d;
+
+/* fBm at arbitrary points: per-point lattice data of one octave (every
+ * array n entries). 2D: q0/q1 are the column keys of X and X+1 as in
+ * wk_row2 (PERM perm[X & 255], perm[(X+1) & 255]; HASH ax(X), ax(X+1)) and
+ * y0/y1 the point's row keys (PERM Y & 255, (Y+1) & 255; HASH ay(Y),
+ * ay(Y+1)). 3D: q_ab fold in the point's Y as in wk_row3 and z0/z1 are
+ * the point's Z keys. The corner gradient and the arithmetic are those of
+ * the grid rows, so a point gives the bits of the grid sample at the same
+ * lattice coordinate. */
+typedef struct wk_pts2 {
+    const uint32_t *q0, *q1, *y0, *y1;
+    const float *fx, *fx1, *u, *fy, *fy1, *v;
+} wk_pts2;
+
+typedef struct wk_pts3 {
+    const uint32_t *q00, *q10, *q01, *q11, *z0, *z1;
+    const float *fx, *fx1, *u, *fy, *fy1, *v, *fz, *fz1, *w;
+} wk_pts3;
+
+/* Derivative rows of a 3D grid octave (keys only, no dense tables). */
+typedef struct wk_row3d {
+    wk_row3 r;
+    const float *du;  /* per column fade'(fx) */
+    float dv, dw;     /* fade'(fy), fade'(fz) */
+    float sx, sy, sz; /* world-to-lattice scale (frequency) */
+} wk_row3d;
 
 /* Per-ISA entry points; `n` counts points (columns). */
 #define WK_NOISE_FUNCS(sfx)                                                          \
@@ -89,6 +155,21 @@ typedef struct wk_row2d {
                           const wk_perm *perm, float *out);                         \
     void wk__perlin3_##sfx(const float *x, const float *y, const float *z, size_t n, \
                           const wk_perm *perm, float *out);                         \
+    void wk__noise_tile2_##sfx(const wk_tile2 *t, const wk_octave *o, float *out);  \
+    void wk__noise_row3d_##sfx(const wk_row3d *r, const wk_octave *o, size_t n,      \
+                              float *value, float *ddx, float *ddy, float *ddz);    \
+    void wk__noise_tile3_##sfx(const wk_tile3 *t, const wk_octave *o, float *out);  \
+    void wk__noise_coords_##sfx(const double *pos, size_t n, double freq, uint32_t lattice,    \
+                               uint32_t seed, unsigned axis, const uint8_t *perm, uint32_t *key0, \
+                               uint32_t *key1, float *frac, float *frac1, float *fade);       \
+    void wk__noise_grid_coords_##sfx(int64_t origin, size_t count, double step, double freq,        \
+                                    uint32_t lattice, uint32_t seed, unsigned axis, int64_t *cells,  \
+                                    uint32_t *key0, uint32_t *key1, float *frac, float *frac1,       \
+                                    float *fade, float *dfade);                                       \
+    void wk__noise_pts2_##sfx(const wk_pts2 *p, const wk_octave *o, size_t n,        \
+                             float *out);                                           \
+    void wk__noise_pts3_##sfx(const wk_pts3 *p, const wk_octave *o, size_t n,        \
+                             float *out);
 
 WK_NOISE_FUNCS(ref)
 WK_NOISE_FUNCS(avx2)
@@ -103,6 +184,15 @@ typedef struct wk__noise_kernels {
     void (*perlin2)(const float *, const float *, size_t, const wk_perm *, float *);
     void (*perlin3)(const float *, const float *, const float *, size_t, const wk_perm *,
                     float *);
+    void (*pts2)(const wk_pts2 *, const wk_octave *, size_t, float *);
+    void (*pts3)(const wk_pts3 *, const wk_octave *, size_t, float *);
+    void (*tile2)(const wk_tile2 *, const wk_octave *, float *);
+    void (*tile3)(const wk_tile3 *, const wk_octave *, float *);
+    void (*coords)(const double *, size_t, double, uint32_t, uint32_t, unsigned, const uint8_t *, uint32_t *,
+                   uint32_t *, float *, float *, float *);
+    void (*grid_coords)(int64_t, size_t, double, double, uint32_t, uint32_t, unsigned, int64_t *, uint32_t *,
+                        uint32_t *, float *, float *, float *, float *);
+    void (*row3d)(const wk_row3d *, const wk_octave *, size_t, float *, float *, float *, float *);
 } wk__noise_kernels;
 
 /* ---- Scalar building blocks shared by the reference and lattice setup. ---- */

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "noise_impl.h"
+#include "noise_lattice.h"
 #include "wk_simd.h"
 
 #define SIGN 0x80000000u
@@ -71,6 +72,10 @@ static inline wk_vf lerp(wk_vf t, wk_vf a, wk_vf b) { return wk_vf_add(a, wk_vf_
 
 /* out = first ? amp * n : out + amp * n, then / divisor when asked. */
 WK_INLINE void accumulate(const wk_octave *o, wk_vf n, float *out, size_t m) {
+    if (o->fractal) { /* |n| * 2 (exact), then 1 - it or it - 1, as noise_ref.c */
+        wk_vf twice = wk_vf_mul(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(n), wk_vi_set1(0x7FFFFFFFu))), wk_vf_set1(2.0f));
+        n = o->fractal == WK_FRACTAL_RIDGED ? wk_vf_sub(wk_vf_set1(1.0f), twice) : wk_vf_sub(twice, wk_vf_set1(1.0f));
+    }
     wk_vf s = wk_vf_mul(wk_vf_set1(o->amp), n);
     if (!o->first) s = wk_vf_add(wk_vf_load_n(out, m), s);
     if (o->divide) s = wk_vf_div(s, wk_vf_set1(o->divisor));
@@ -187,17 +192,32 @@ typedef struct row2_dense_ctx {
     wk_vf v;
 } row2_dense_ctx;
 
-WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) {
+/* Segments of at most 8 cells look up in one register where that is
+ * cheaper (AVX2: one vpermd instead of two and a blend); elsewhere the
+ * lookups are the same instructions, so the choice is made at compile time. */
+#if defined(WK_SIMD_AVX2)
+#define LO8_PAYS 1
+#else
+#define LO8_PAYS 0
+#endif
+
+/* lo8: every cell offset + 1 is below 8 (a segment of at most 8 cells). */
+WK_INLINE void row2_dense_at_n(const row2_dense_ctx *k, int lo8, size_t i, size_t m) {
     const wk_row2 *r = k->r;
     wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
     wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, g[4];
+#define GET(t, h) (lo8 ? wk_lut16_get_lo8(t, h) : wk_lut16_get(t, h))
     for (int c = 0; c < 4; c++) /* corner (a, b) = (c >> 1, c & 1) */
-        g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], wk_lut16_get(k->xsign[c & 1], cell[c >> 1])),
-                         wk_vi_as_vf(wk_lut16_get(k->yterm[c & 1], cell[c >> 1])));
+        g[c] = wk_vf_add(wk_vf_xor_bits(x[c >> 1], GET(k->xsign[c & 1], cell[c >> 1])),
+                         wk_vi_as_vf(GET(k->yterm[c & 1], cell[c >> 1])));
+#undef GET
     wk_vf u = wk_vf_load_n(r->u + i, m);
     accumulate(k->o, lerp(k->v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), k->out + i, m);
 }
+
+WK_INLINE void row2_dense_at(const row2_dense_ctx *k, size_t i, size_t m) { row2_dense_at_n(k, 0, i, m); }
+WK_INLINE void row2_dense_at8(const row2_dense_ctx *k, size_t i, size_t m) { row2_dense_at_n(k, 1, i, m); }
 
 static void row2_dense(const wk_row2 *r, const wk_octave *o, size_t n, float *out) {
     grad2_row grad = grad2_row_init(r);
@@ -231,6 +251,96 @@ void WK_SIMD_NAME(wk__noise_row2)(const wk_row2 *r, const wk_octave *o, size_t n
     corner_ctx c;
     corner_init(&c, o, NULL, 0);
     DISPATCH_KEYS(&c, row2_loop, r, o, n, out, &c);
+}
+
+/* A whole tile: rows loop here, so the per-row cost is a few broadcasts
+ * (key path) or, for dense tiles, the row's corner tables computed from
+ * the segment's cell keys in vector registers. */
+WK_INLINE void tile2_keys(const wk_tile2 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    for (size_t j = 0; j < t->rows; j++) {
+        wk_row2 r = {t->q0, t->q1, t->fx, t->fx1, t->u, t->y0[j], t->y1[j], t->fy[j], t->fy1[j], t->v[j],
+                     NULL, NULL, NULL};
+        row2_loop(&r, o, t->cols, out + j * t->stride, c, mode);
+    }
+}
+
+WK_INLINE void tile2_dense(const wk_tile2 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    wk_lut16 xsign = wk_lut16_load(g2_xsign);
+    uint32_t h0[WK_DENSE_CELLS], h1[WK_DENSE_CELLS];
+    for (size_t j = 0; j < t->rows; j++) {
+        wk_lut16 y0_terms = row_terms(t->fy[j], g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+        wk_lut16 y1_terms = row_terms(t->fy1[j], g2_mask, g2_ysign, 0.0f, unused_mask, unused_sign);
+        for (size_t s = 0; s < t->segments; s++) {
+            size_t start = s * t->seg_cols, n = t->cols - start < t->seg_cols ? t->cols - start : t->seg_cols;
+            for (int b = 0; b < WK_DENSE_CELLS; b += WK_W) {
+                wk_vi keys = wk_vi_loadu(t->cell_key[s] + b);
+                wk_vi_storeu(h0 + b, corner_from_keys(c, mode, keys, t->y0[j], 29));
+                wk_vi_storeu(h1 + b, corner_from_keys(c, mode, keys, t->y1[j], 29));
+            }
+            wk_row2 r = {NULL, NULL, t->fx + start, t->fx1 + start, t->u + start, 0, 0, 0, 0, 0,
+                         t->cell + start, NULL, NULL};
+            row2_dense_ctx k = {&r, o, out + j * t->stride + start,
+                                {wk_lut16_compose(xsign, h0), wk_lut16_compose(xsign, h1)},
+                                {wk_lut16_compose(y0_terms, h0), wk_lut16_compose(y1_terms, h1)},
+                                wk_vf_set1(t->v[j])};
+            if (LO8_PAYS && t->ncells[s] <= 8) WK_VECTOR_LOOP(n, row2_dense_at8, &k);
+            else WK_VECTOR_LOOP(n, row2_dense_at, &k);
+        }
+    }
+}
+
+/* Rows this many vectors wide or less take tile2_narrow: AVX2's 16-entry
+ * lookups cost three instructions, so there it pays for one vector only
+ * (measured: 16x16 tiles 1.2x slower with two). */
+#if defined(WK_SIMD_AVX2)
+#define NARROW_VECTORS 1
+#else
+#define NARROW_VECTORS 2
+#endif
+
+/* Narrow dense segments (at most NARROW_VECTORS vectors per row): composing four
+ * tables per row costs more than it saves, so each lane looks its corner
+ * up, then the sign of its x term and its y term by gradient index (the y
+ * term (fy & mask) ^ sign with the row's fy, as row_terms builds it: the
+ * 2D mask is all ones). Same values as tile2_dense. */
+WK_INLINE void tile2_narrow(const wk_tile2 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    const wk_lut16 xsign = wk_lut16_load(g2_xsign), ysign = wk_lut16_load(g2_ysign);
+    uint32_t h0[WK_DENSE_CELLS], h1[WK_DENSE_CELLS];
+    for (size_t j = 0; j < t->rows; j++) {
+        const wk_vf fy[2] = {wk_vf_set1(t->fy[j]), wk_vf_set1(t->fy1[j])}, v = wk_vf_set1(t->v[j]);
+        for (size_t s = 0; s < t->segments; s++) {
+            size_t start = s * t->seg_cols, n = t->cols - start < t->seg_cols ? t->cols - start : t->seg_cols;
+            for (int b = 0; b < WK_DENSE_CELLS; b += WK_W) {
+                wk_vi keys = wk_vi_loadu(t->cell_key[s] + b);
+                wk_vi_storeu(h0 + b, corner_from_keys(c, mode, keys, t->y0[j], 29));
+                wk_vi_storeu(h1 + b, corner_from_keys(c, mode, keys, t->y1[j], 29));
+            }
+            const wk_lut16 tab[2] = {wk_lut16_load(h0), wk_lut16_load(h1)};
+            float *row = out + j * t->stride + start;
+            for (size_t i = 0; i < n; i += WK_W) {
+                size_t m = n - i < WK_W ? n - i : WK_W;
+                wk_vi cell[2] = {wk_vi_load_n(t->cell + start + i, m)};
+                cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
+                wk_vf x[2] = {wk_vf_load_n(t->fx + start + i, m), wk_vf_load_n(t->fx1 + start + i, m)}, g[4];
+                for (int k = 0; k < 4; k++) { /* corner (a, b) = (k >> 1, k & 1) */
+                    wk_vi h = wk_lut16_get(tab[k & 1], cell[k >> 1]);
+                    g[k] = wk_vf_add(wk_vf_xor_bits(x[k >> 1], wk_lut16_get(xsign, h)),
+                                     wk_vf_xor_bits(fy[k & 1], wk_lut16_get(ysign, h)));
+                }
+                wk_vf u = wk_vf_load_n(t->u + start + i, m);
+                accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), row + i, m);
+            }
+        }
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_tile2)(const wk_tile2 *t, const wk_octave *o, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    if (t->cell && (t->segments == 1 ? t->cols : t->seg_cols) <= NARROW_VECTORS * WK_W)
+        DISPATCH_KEYS(&c, tile2_narrow, t, o, out, &c);
+    else if (t->cell) DISPATCH_KEYS(&c, tile2_dense, t, o, out, &c);
+    else DISPATCH_KEYS(&c, tile2_keys, t, o, out, &c);
 }
 
 /* +-1.0f with the sign a gradient gives one axis: its partial derivative. */
@@ -294,21 +404,30 @@ typedef struct row3_dense_ctx {
     wk_vf v, w;
 } row3_dense_ctx;
 
-WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) {
+/* lo8: every cell offset + 1 is below 8 (see row2_dense_at_n). */
+WK_INLINE void row3_dense_at_n(const row3_dense_ctx *k, int lo8, size_t i, size_t m) {
     const wk_row3 *r = k->r;
     wk_vi cell[2] = {wk_vi_load_n(r->cell + i, m)};
     cell[1] = wk_vi_add(cell[0], wk_vi_set1(1));
     wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)}, u = wk_vf_load_n(r->u + i, m);
     wk_vf g[8];
-    for (int c = 0; c < 8; c++) /* corner a + 2 b + 4 d */
-        g[c] = wk_vf_add(grad_term(x[c & 1], k->xmask[c >> 1], k->xsign[c >> 1], cell[c & 1]),
-                         wk_vi_as_vf(wk_lut16_get(k->terms[c >> 1], cell[c & 1])));
+#define GET(t, h) (lo8 ? wk_lut16_get_lo8(t, h) : wk_lut16_get(t, h))
+    for (int c = 0; c < 8; c++) { /* corner a + 2 b + 4 d */
+        wk_vi h = cell[c & 1];
+        wk_vf term = wk_vi_as_vf(wk_vi_ternary_xor_and(wk_vf_as_vi(x[c & 1]), GET(k->xmask[c >> 1], h),
+                                                       GET(k->xsign[c >> 1], h)));
+        g[c] = wk_vf_add(term, wk_vi_as_vf(GET(k->terms[c >> 1], h)));
+    }
+#undef GET
     wk_vf near = lerp(k->v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
     wk_vf far = lerp(k->v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
     accumulate(k->o, lerp(k->w, near, far), k->out + i, m);
 }
 
-static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
+WK_INLINE void row3_dense_at(const row3_dense_ctx *k, size_t i, size_t m) { row3_dense_at_n(k, 0, i, m); }
+WK_INLINE void row3_dense_at8(const row3_dense_ctx *k, size_t i, size_t m) { row3_dense_at_n(k, 1, i, m); }
+
+static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *out, int lo8) {
     row3_dense_ctx k = {.r = r, .o = o, .out = out, .v = wk_vf_set1(r->v), .w = wk_vf_set1(r->w)};
     row3_terms(r, k.terms);
     for (int t = 0; t < 4; t++) {
@@ -316,7 +435,8 @@ static void row3_dense(const wk_row3 *r, const wk_octave *o, size_t n, float *ou
         k.xsign[t] = wk_lut16_compose(wk_lut16_load(g3_xsign), r->h[t]);
         k.terms[t] = wk_lut16_compose(k.terms[t], r->h[t]);
     }
-    WK_VECTOR_LOOP(n, row3_dense_at, &k);
+    if (lo8) WK_VECTOR_LOOP(n, row3_dense_at8, &k);
+    else WK_VECTOR_LOOP(n, row3_dense_at, &k);
 }
 
 WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *out,
@@ -340,12 +460,168 @@ WK_INLINE void row3_loop(const wk_row3 *r, const wk_octave *o, size_t n, float *
 
 void WK_SIMD_NAME(wk__noise_row3)(const wk_row3 *r, const wk_octave *o, size_t n, float *out) {
     if (r->h[0]) {
-        row3_dense(r, o, n, out);
+        row3_dense(r, o, n, out, 0);
         return;
     }
     corner_ctx c;
     corner_init(&c, o, NULL, 0);
     DISPATCH_KEYS(&c, row3_loop, r, o, n, out, &c);
+}
+
+/* ------------------------------------------------------ fBm at points */
+
+/* A corner index from per-lane column and row keys. */
+static inline wk_vi corner_lanes(const corner_ctx *c, int mode, wk_vi col, wk_vi row, int shift) {
+    if (mode == CORNERS_PERM) return wk_perm256_get(&c->perm, wk_vi_add(col, row));
+    wk_vi h = wk_vi_xor(col, row);
+    h = wk_vi_mullo(wk_vi_xor(h, wk_vi_srli(h, 16)), wk_vi_set1(0x7FEB352Du));
+    return shift == 29 ? wk_vi_srli(h, 29) : wk_vi_srli(h, 28);
+}
+
+/* 2D: g = (x ^ xsign) + (y ^ ysign), the row path's terms with y per lane. */
+WK_INLINE void pts2_loop(const wk_pts2 *p, const wk_octave *o, size_t n, float *out, const corner_ctx *c,
+                         int mode) {
+    wk_lut16 xsign = wk_lut16_load(g2_xsign), ysign = wk_lut16_load(g2_ysign);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vi q0 = wk_vi_load_n(p->q0 + i, m), q1 = wk_vi_load_n(p->q1 + i, m);
+        wk_vi r0 = wk_vi_load_n(p->y0 + i, m), r1 = wk_vi_load_n(p->y1 + i, m);
+        wk_vf x0 = wk_vf_load_n(p->fx + i, m), x1 = wk_vf_load_n(p->fx1 + i, m);
+        wk_vf y0 = wk_vf_load_n(p->fy + i, m), y1 = wk_vf_load_n(p->fy1 + i, m);
+        wk_vi h[4] = {corner_lanes(c, mode, q0, r0, 29), corner_lanes(c, mode, q0, r1, 29),
+                      corner_lanes(c, mode, q1, r0, 29), corner_lanes(c, mode, q1, r1, 29)};
+        wk_vf g[4];
+        for (int k = 0; k < 4; k++) /* corner (a, b) = (k >> 1, k & 1) */
+            g[k] = wk_vf_add(wk_vf_xor_bits(k >> 1 ? x1 : x0, wk_lut16_get(xsign, h[k])),
+                             wk_vf_xor_bits(k & 1 ? y1 : y0, wk_lut16_get(ysign, h[k])));
+        wk_vf u = wk_vf_load_n(p->u + i, m), v = wk_vf_load_n(p->v + i, m);
+        accumulate(o, lerp(v, lerp(u, g[0], g[2]), lerp(u, g[1], g[3])), out + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_pts2)(const wk_pts2 *p, const wk_octave *o, size_t n, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, pts2_loop, p, o, n, out, &c);
+}
+
+/* 3D: g = x term + (y term + z term), as the rows (row_terms sums y and z). */
+WK_INLINE void pts3_loop(const wk_pts3 *p, const wk_octave *o, size_t n, float *out, const corner_ctx *c,
+                         int mode) {
+    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign);
+    wk_lut16 ymask = wk_lut16_load(g3_ymask), ysign = wk_lut16_load(g3_ysign);
+    wk_lut16 zmask = wk_lut16_load(g3_zmask), zsign = wk_lut16_load(g3_zsign);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf x[2] = {wk_vf_load_n(p->fx + i, m), wk_vf_load_n(p->fx1 + i, m)};
+        wk_vf y[2] = {wk_vf_load_n(p->fy + i, m), wk_vf_load_n(p->fy1 + i, m)};
+        wk_vf z[2] = {wk_vf_load_n(p->fz + i, m), wk_vf_load_n(p->fz1 + i, m)};
+        wk_vi q[4] = {wk_vi_load_n(p->q00 + i, m), wk_vi_load_n(p->q10 + i, m), wk_vi_load_n(p->q01 + i, m),
+                      wk_vi_load_n(p->q11 + i, m)};
+        wk_vi zk[2] = {wk_vi_load_n(p->z0 + i, m), wk_vi_load_n(p->z1 + i, m)};
+        wk_vf g[8];
+        for (int k = 0; k < 8; k++) { /* corner a + 2 b + 4 d */
+            wk_vi h = corner_lanes(c, mode, q[k & 3], zk[k >> 2], 28);
+            wk_vf yz = wk_vf_add(grad_term(y[(k >> 1) & 1], ymask, ysign, h), grad_term(z[k >> 2], zmask, zsign, h));
+            g[k] = wk_vf_add(grad_term(x[k & 1], xmask, xsign, h), yz);
+        }
+        wk_vf u = wk_vf_load_n(p->u + i, m), v = wk_vf_load_n(p->v + i, m), w = wk_vf_load_n(p->w + i, m);
+        wk_vf near = lerp(v, lerp(u, g[0], g[1]), lerp(u, g[2], g[3]));
+        wk_vf far = lerp(v, lerp(u, g[4], g[5]), lerp(u, g[6], g[7]));
+        accumulate(o, lerp(w, near, far), out + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_pts3)(const wk_pts3 *p, const wk_octave *o, size_t n, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, pts3_loop, p, o, n, out, &c);
+}
+
+/* Partial derivatives of 3D gradients per index, as float bits: +-1.0 for
+ * the axes a gradient uses, +0.0 otherwise (noise_ref.c's grad3_d*). */
+#define PARTIAL(mask, sign) ((0x3F800000u ^ (sign)) & (mask))
+#define G3_DX(h) PARTIAL(G3_XMASK(h), G3_XSIGN(h))
+#define G3_DY(h) PARTIAL(G3_YMASK(h), G3_YSIGN(h))
+#define G3_DZ(h) PARTIAL(G3_ZMASK(h), G3_ZSIGN(h))
+static const uint32_t g3_dx[16] = LIST16(G3_DX), g3_dy[16] = LIST16(G3_DY), g3_dz[16] = LIST16(G3_DZ);
+
+WK_INLINE void row3d_loop(const wk_row3d *d, const wk_octave *o, size_t n, float *value, float *ddx, float *ddy,
+                          float *ddz, const corner_ctx *c, int mode) {
+    const wk_row3 *r = &d->r;
+    wk_lut16 xmask = wk_lut16_load(g3_xmask), xsign = wk_lut16_load(g3_xsign), terms[4];
+    wk_lut16 tdx = wk_lut16_load(g3_dx), tdy = wk_lut16_load(g3_dy), tdz = wk_lut16_load(g3_dz);
+    row3_terms(r, terms);
+    wk_vf v = wk_vf_set1(r->v), w = wk_vf_set1(r->w), dv = wk_vf_set1(d->dv), dw = wk_vf_set1(d->dw);
+    for (size_t i = 0; i < n; i += WK_W) {
+        size_t m = n - i < WK_W ? n - i : WK_W;
+        wk_vf x[2] = {wk_vf_load_n(r->fx + i, m), wk_vf_load_n(r->fx1 + i, m)};
+        wk_vf u = wk_vf_load_n(r->u + i, m), du = wk_vf_load_n(d->du + i, m);
+        wk_vi h[8];
+        corners3(c, mode, r, i, m, h);
+        wk_vf a[4], ax[4], ay[4], az[4];
+        for (int e = 0; e < 4; e++) {
+            wk_vi h0 = h[2 * e], h1 = h[2 * e + 1];
+            wk_vf g0 = wk_vf_add(grad_term(x[0], xmask, xsign, h0), wk_vi_as_vf(wk_lut16_get(terms[e], h0)));
+            wk_vf g1 = wk_vf_add(grad_term(x[1], xmask, xsign, h1), wk_vi_as_vf(wk_lut16_get(terms[e], h1)));
+            a[e] = lerp(u, g0, g1);
+            ax[e] = wk_vf_add(lerp(u, wk_vi_as_vf(wk_lut16_get(tdx, h0)), wk_vi_as_vf(wk_lut16_get(tdx, h1))),
+                              wk_vf_mul(du, wk_vf_sub(g1, g0)));
+            ay[e] = lerp(u, wk_vi_as_vf(wk_lut16_get(tdy, h0)), wk_vi_as_vf(wk_lut16_get(tdy, h1)));
+            az[e] = lerp(u, wk_vi_as_vf(wk_lut16_get(tdz, h0)), wk_vi_as_vf(wk_lut16_get(tdz, h1)));
+        }
+        wk_vf near = lerp(v, a[0], a[1]), far = lerp(v, a[2], a[3]);
+        wk_vf nx = lerp(v, ax[0], ax[1]), fx = lerp(v, ax[2], ax[3]);
+        wk_vf ny = wk_vf_add(lerp(v, ay[0], ay[1]), wk_vf_mul(dv, wk_vf_sub(a[1], a[0])));
+        wk_vf fy = wk_vf_add(lerp(v, ay[2], ay[3]), wk_vf_mul(dv, wk_vf_sub(a[3], a[2])));
+        wk_vf nz = lerp(v, az[0], az[1]), fz = lerp(v, az[2], az[3]);
+        accumulate(o, lerp(w, near, far), value + i, m);
+        accumulate(o, wk_vf_mul(lerp(w, nx, fx), wk_vf_set1(d->sx)), ddx + i, m);
+        accumulate(o, wk_vf_mul(lerp(w, ny, fy), wk_vf_set1(d->sy)), ddy + i, m);
+        accumulate(o, wk_vf_mul(wk_vf_add(lerp(w, nz, fz), wk_vf_mul(dw, wk_vf_sub(far, near))), wk_vf_set1(d->sz)),
+                   ddz + i, m);
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_row3d)(const wk_row3d *d, const wk_octave *o, size_t n, float *value, float *ddx,
+                                  float *ddy, float *ddz) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, row3d_loop, d, o, n, value, ddx, ddy, ddz, &c);
+}
+
+/* One 3D row across its slices (wk_tile3). */
+WK_INLINE void tile3_run(const wk_tile3 *t, const wk_octave *o, float *out, const corner_ctx *c, int mode) {
+    uint32_t h[4][WK_DENSE_CELLS];
+    for (size_t s = 0; s < t->slices; s++) {
+        wk_row3 r = {t->q00, t->q10, t->q01, t->q11, t->fx, t->fx1, t->u, t->z0[s], t->z1[s], t->fy, t->fy1, t->v,
+                     t->fz[s], t->fz1[s], t->w[s], NULL, {NULL, NULL, NULL, NULL}};
+        float *row_out = out + s * t->slice_stride;
+        if (!t->cell) {
+            row3_loop(&r, o, t->cols, row_out, c, mode);
+            continue;
+        }
+        for (size_t seg = 0; seg < t->segments; seg++) {
+            size_t start = seg * t->seg_cols, n = t->cols - start < t->seg_cols ? t->cols - start : t->seg_cols;
+            for (int b = 0; b < WK_DENSE_CELLS; b += WK_W) { /* h[b' + 2 d]: corner (cell, Y+b', Z+d) */
+                wk_vi k0 = wk_vi_loadu(t->cell_y0[seg] + b), k1 = wk_vi_loadu(t->cell_y1[seg] + b);
+                wk_vi_storeu(h[0] + b, corner_from_keys(c, mode, k0, r.z0, 28));
+                wk_vi_storeu(h[1] + b, corner_from_keys(c, mode, k1, r.z0, 28));
+                wk_vi_storeu(h[2] + b, corner_from_keys(c, mode, k0, r.z1, 28));
+                wk_vi_storeu(h[3] + b, corner_from_keys(c, mode, k1, r.z1, 28));
+            }
+            wk_row3 d = r;
+            d.fx = t->fx + start, d.fx1 = t->fx1 + start, d.u = t->u + start, d.cell = t->cell + start;
+            for (int i = 0; i < 4; i++) d.h[i] = h[i];
+            row3_dense(&d, o, n, row_out + start, LO8_PAYS && t->ncells[seg] <= 8);
+        }
+    }
+}
+
+void WK_SIMD_NAME(wk__noise_tile3)(const wk_tile3 *t, const wk_octave *o, float *out) {
+    corner_ctx c;
+    corner_init(&c, o, NULL, 0);
+    DISPATCH_KEYS(&c, tile3_run, t, o, out, &c);
 }
 
 /* ----------------------------------------------------------- points */
@@ -431,7 +707,31 @@ void WK_SIMD_NAME(wk__perlin3)(const float *xs, const float *ys, const float *zs
     }
 }
 
+
+/* Points' lattice setup: the shared C of noise_lattice.h, compiled here. */
+void WK_SIMD_NAME(wk__noise_coords)(const double *pos, size_t n, double freq, uint32_t lattice, uint32_t seed, unsigned axis,
+        const uint8_t *perm, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade) {
+    wk__coords_impl(pos, n, freq, lattice, seed, axis, perm, key0, key1, frac, frac1, fade);
+}
+
+
+void WK_SIMD_NAME(wk__noise_grid_coords)(int64_t origin, size_t count, double step, double freq, uint32_t lattice, uint32_t seed,
+        unsigned axis, int64_t *cells, uint32_t *key0, uint32_t *key1, float *frac, float *frac1, float *fade,
+        float *dfade) {
+    wk__grid_coords_impl(origin, count, step, freq, lattice, seed, axis, cells, key0, key1, frac, frac1, fade, dfade);
+}
+
 const wk__noise_kernels WK_SIMD_NAME(wk__noise_kernels) = {
-    WK_SIMD_NAME(wk__noise_row2), WK_SIMD_NAME(wk__noise_row3), WK_SIMD_NAME(wk__noise_row2d),
-    WK_SIMD_NAME(wk__perlin2),    WK_SIMD_NAME(wk__perlin3),
+    .row2 = WK_SIMD_NAME(wk__noise_row2),
+    .row3 = WK_SIMD_NAME(wk__noise_row3),
+    .row2d = WK_SIMD_NAME(wk__noise_row2d),
+    .perlin2 = WK_SIMD_NAME(wk__perlin2),
+    .perlin3 = WK_SIMD_NAME(wk__perlin3),
+    .pts2 = WK_SIMD_NAME(wk__noise_pts2),
+    .pts3 = WK_SIMD_NAME(wk__noise_pts3),
+    .tile2 = WK_SIMD_NAME(wk__noise_tile2),
+    .tile3 = WK_SIMD_NAME(wk__noise_tile3),
+    .row3d = WK_SIMD_NAME(wk__noise_row3d),
+    .coords = WK_SIMD_NAME(wk__noise_coords),
+    .grid_coords = WK_SIMD_NAME(wk__noise_grid_coords),
 };

@@ -40,6 +40,9 @@
  *   wk_vm wk_vf_le(a, b)      lanes with a <= b (ordered: false when either is NaN)
  *   wk_vm wk_vm_and(a, b)     lanes set in both masks
  *   uint32_t wk_vm_bits(m)    bit k set when lane k of m is set (k < WK_W)
+ *   wk_vi wk_lut16_get_lo8(t, h): t[h] where every lane has h < 8 (other
+ *                             lanes unspecified); one permute on AVX2
+ *                             (added for noise)
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

@@ -127,3 +127,6 @@ static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm256_sub_epi32(a
 static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LE_OQ)); }
 static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return _mm256_and_si256(a, b); }
 static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }
+/* ---- added for noise ---- */
+/* t[h] for lanes with h in 0..7 (other lanes: unspecified): one vpermd. */
+static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return _mm256_permutevar8x32_epi32(t.lo, h); }

@@ -126,3 +126,6 @@ static inline wk_vi wk_vi_inc_mask(wk_vi a, wk_vm m) { return _mm512_mask_add_ep
 static inline wk_vm wk_vf_le(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
 static inline wk_vm wk_vm_and(wk_vm a, wk_vm b) { return (wk_vm)(a & b); }
 static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)m; }
+/* ---- added for noise ---- */
+/* t[h] for lanes with h in 0..7 (other lanes: unspecified). */
+static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return wk_lut16_get(t, h); }

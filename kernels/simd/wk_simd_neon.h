@@ -138,3 +138,6 @@ static inline uint32_t wk_vm_bits(wk_vm m) {
     static const uint32_t weights[4] = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m, vld1q_u32(weights)));
 }
+/* ---- added for noise ---- */
+/* t[h] for lanes with h in 0..7 (other lanes: unspecified). */
+static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return wk_lut16_get(t, h); }

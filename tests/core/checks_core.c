@@ -19,21 +19,21 @@ int wk_check_exec_validation(void) {
     int fails = 0;
     float x[4] = {1, 2, 3, 4}, out[4] = {0};
     wk_exec e = WK_EXEC_DEFAULTS;
-    EXPECT(wk_remap(x, 4, 0, 4, out, &e) == WK_OK, "defaults: %s", wk_last_error_detail());
+    EXPECT(wk_remap(x, 4, 0, 4, 0, 1, out, &e) == WK_OK, "defaults: %s", wk_last_error_detail());
     EXPECT(wk_last_error_detail()[0] == '\0', "detail after success: '%s'", wk_last_error_detail());
     e.reserved[3] = 1;
     out[0] = -7;
-    EXPECT(wk_remap(x, 4, 0, 4, out, &e) == WK_ERR_INVALID_ARG, "reserved");
+    EXPECT(wk_remap(x, 4, 0, 4, 0, 1, out, &e) == WK_ERR_INVALID_ARG, "reserved");
     EXPECT(contains(wk_last_error_detail(), "exec->reserved"), "detail '%s'", wk_last_error_detail());
     EXPECT(out[0] == -7, "output touched on error");
     e = (wk_exec)WK_EXEC_DEFAULTS;
     e.threads = -1;
-    EXPECT(wk_remap(x, 4, 0, 4, out, &e) == WK_ERR_INVALID_ARG, "negative threads");
+    EXPECT(wk_remap(x, 4, 0, 4, 0, 1, out, &e) == WK_ERR_INVALID_ARG, "negative threads");
     EXPECT(contains(wk_last_error_detail(), "exec->threads must be >= 0, got -1"), "detail '%s'",
            wk_last_error_detail());
     e = (wk_exec)WK_EXEC_DEFAULTS;
     e.isa = 99;
-    EXPECT(wk_remap(x, 4, 0, 4, out, &e) == WK_ERR_INVALID_ARG, "isa 99");
+    EXPECT(wk_remap(x, 4, 0, 4, 0, 1, out, &e) == WK_ERR_INVALID_ARG, "isa 99");
     EXPECT(contains(wk_last_error_detail(), "exec->isa"), "detail '%s'", wk_last_error_detail());
     return fails;
 }
@@ -131,8 +131,8 @@ int wk_check_thread_caps(void) {
 #ifdef WK_TESTS_SINGLE_THREAD
     many.threads = 1;
 #endif
-    EXPECT(wk_remap(x, N, 0, N, a, &one) == WK_OK, "1 thread");
-    EXPECT(wk_remap(x, N, 0, N, b, &many) == WK_OK, "1000000 threads: %s", wk_last_error_detail());
+    EXPECT(wk_remap(x, N, 0, N, 0, 1, a, &one) == WK_OK, "1 thread");
+    EXPECT(wk_remap(x, N, 0, N, 0, 1, b, &many) == WK_OK, "1000000 threads: %s", wk_last_error_detail());
     EXPECT(memcmp(a, b, N * sizeof(float)) == 0, "results differ");
     free(x);
     free(a);
@@ -148,8 +148,8 @@ typedef struct fp_case { const float *x; size_t n; } fp_case;
 static int run_remap_denormal(void *ctx, const wk_exec *exec, uint32_t split, void *out) {
     const fp_case *c = ctx;
     size_t half = split ? c->n / 2 : c->n;
-    int s = wk_remap(c->x, half, -1e-38f, 1e-38f, out, exec);
-    if (s == WK_OK && half < c->n) s = wk_remap(c->x + half, c->n - half, -1e-38f, 1e-38f, (float *)out + half, exec);
+    int s = wk_remap(c->x, half, -1e-38f, 1e-38f, 0, 1, out, exec);
+    if (s == WK_OK && half < c->n) s = wk_remap(c->x + half, c->n - half, -1e-38f, 1e-38f, 0, 1, (float *)out + half, exec);
     return s;
 }
 
@@ -185,7 +185,7 @@ int wk_check_fp_environment(void) {
     /* The caller's flush mode comes back after a call. */
     uint64_t saved = wk_fp_set_flush(), during = wk_fp_control();
     float out[8];
-    wk_remap(x, 8, -1, 1, out, NULL);
+    wk_remap(x, 8, -1, 1, 0, 1, out, NULL);
     EXPECT(wk_fp_control() == during, "caller's FP control word not restored");
     wk_fp_restore(saved);
     free(x);

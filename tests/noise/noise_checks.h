@@ -13,7 +13,6 @@
     X(perlin_alias, isa)                   \
     X(minmax_isa, isa)                     \
     X(minmax_semantics, isa)               \
-    X(remap_isa, isa)                      \
     X(fbm2_grid_isa, isa)                  \
     X(fbm3_grid_isa, isa)                  \
     X(fbm2_deriv_isa, isa)                 \
@@ -24,5 +23,19 @@
     X(grid_smooth_far, plain)              \
     X(deriv_finite_differences, plain)     \
     X(bad_points, plain)                   \
-    X(bad_minmax_remap, plain)             \
-    X(bad_grids, plain)
+    X(bad_minmax, plain)                   \
+    X(bad_grids, plain)                    \
+    X(points_equal_grid, isa)              \
+    X(points_isa_random, isa)              \
+    X(bad_fbm_points, plain)               \
+    X(grid_2p53, plain)                    \
+    X(fractal_isa, isa)                    \
+    X(fractal_known, plain)                \
+    X(deriv3_isa, isa)                     \
+    X(deriv3_finite_differences, plain)    \
+    X(bad_features, plain)                 \
+    X(warp_isa, isa)                       \
+    X(warp_composition, plain)             \
+    X(bad_warp, plain)                     \
+    X(readme_example, plain)               \
+    X(noise_bound, plain)
