@@ -22,6 +22,8 @@
  *   wk_lut16 wk_lut16_load(const uint32_t t[16]); wk_vi wk_lut16_get(t, h): t[h & 15]
  *   wk_perm256_init(&t, const uint8_t p[260]); wk_vi wk_perm256_get(&t, i): p[i & 255]
  *   uint32_t wk_vi_hmin_s / wk_vi_hmax_s   horizontal signed min / max
+ *   wk_vm wk_vf_ge(a, b)      a >= b per lane, ordered (NaN lanes false)   [contour]
+ *   uint32_t wk_vm_bits(m)    bit i set iff lane i of m is set              [contour]
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

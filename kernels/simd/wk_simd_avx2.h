@@ -91,3 +91,9 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) {
     m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
     return (uint32_t)_mm_cvtsi128_si32(m);
 }
+
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GE_OQ)); }
+/* Bit i set iff lane i of the mask is set. */
+static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }

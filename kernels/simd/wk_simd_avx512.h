@@ -91,3 +91,9 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)_mm512_reduce_min_epi32(a); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)_mm512_reduce_max_epi32(a); }
+
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+/* Bit i set iff lane i of the mask is set. */
+static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)m; }

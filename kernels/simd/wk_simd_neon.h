@@ -90,3 +90,12 @@ static inline wk_vi wk_perm256_get(const wk_perm256 *t, wk_vi i) {
 
 static inline uint32_t wk_vi_hmin_s(wk_vi a) { return (uint32_t)vminvq_s32(vreinterpretq_s32_u32(a)); }
 static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)vmaxvq_s32(vreinterpretq_s32_u32(a)); }
+
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return vcgeq_f32(a, b); }
+/* Bit i set iff lane i of the mask is set. */
+static inline uint32_t wk_vm_bits(wk_vm m) {
+    static const uint32_t lane_bit[4] = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, vld1q_u32(lane_bit)));
+}
