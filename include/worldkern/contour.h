@@ -113,6 +113,153 @@ WK_API wk_status wk_msq_bound(uint32_t cw, uint32_t ch, uint32_t flags, uint32_t
 WK_API wk_status wk_msq_build(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch,
                               float iso, float cell, uint32_t flags, wk_mesh2 *out, const wk_exec *exec);
 
+/* ----------------------------------------------------------------- chains */
+
+/* Polylines made of segments (a chain is a list of vertex indices).
+ * idx:    idx_cap entries: the chains' vertex indices, concatenated.
+ * start:  chain_cap + 1 entries: chain k is idx[start[k] .. start[k+1]).
+ * closed: chain_cap entries: 1 when chain k is a closed loop (its last
+ *         vertex joins its first; the first is not repeated), else 0.
+ * nidx, nchain are written by the call. reserved must be zero. */
+typedef struct wk_chains {
+    uint32_t *idx;
+    uint32_t idx_cap, nidx;
+    uint32_t *start;
+    uint8_t *closed;
+    uint32_t chain_cap, nchain;
+    uint64_t reserved[4];
+} wk_chains;
+#define WK_CHAINS_DEFAULTS {0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0}}
+
+/* uint32 words of scratch wk_msq_chains needs: 2 * nvert + 1 + nseg +
+ * 2 * ((nseg + 31) / 32). */
+WK_API size_t wk_msq_chains_work(uint32_t nvert, uint32_t nseg);
+
+/* Joins the segments of m (m->seg, m->nseg; indices < m->nvert; positions
+ * are not read) into chains, following each segment a -> b to a segment
+ * that starts at b. Every segment is used exactly once.
+ * Order: first the open chains, each from a segment whose start vertex no
+ * segment ends at, taken in segment order; then, from the first unused
+ * segment in order, the rest: a chain that comes back to its first vertex
+ * is closed. At a vertex with several unused outgoing segments (never in
+ * marching squares output) the first in segment order is taken.
+ * Marching squares output gives one chain per contour: closed loops for a
+ * field whose border ring is empty, open chains where a contour leaves the
+ * rectangle (a chunk border).
+ * Capacities that always suffice: idx_cap >= 2 * nseg, chain_cap >= nseg.
+ * work: wk_msq_chains_work(m->nvert, m->nseg) words (may be NULL when that
+ * is 0).
+ * Errors: WK_ERR_NULL, WK_ERR_INVALID_ARG (a segment index >= nvert,
+ * nonzero reserved), WK_ERR_ALIAS (outputs overlapping each other, the
+ * work or m->seg), WK_ERR_CAPACITY (out->nidx and out->nchain set to the
+ * counts needed, buffers untouched; work may have been written). */
+WK_API wk_status wk_msq_chains(const wk_mesh2 *m, wk_chains *out, uint32_t *work, size_t work_len,
+                               const wk_exec *exec);
+
+/* ----------------------------------------------------------- simplify */
+
+enum { WK_SIMPLIFY_GREEDY = 0, WK_SIMPLIFY_RDP = 1 };
+
+/* Simplifies one chain (n vertex indices into x, y of nvert vertices).
+ * The distance of a point p to the line through a and b is
+ * |cross(b - a, p - a)| / |b - a| (|p - a| when a == b), in double.
+ * GREEDY (one pass, the rule game code uses): walking the chain, a point is
+ * dropped when its distance to the line from the last kept point to the
+ * next point is <= tolerance.
+ * RDP (Ramer-Douglas-Peucker): between two kept points, the farthest point
+ * (first on ties) is kept when its distance to their line is > tolerance,
+ * recursively.
+ * Endpoints of an open chain stay. A closed chain (closed != 0) stays
+ * closed: its first point stays, and the chain is treated as running back
+ * to it (RDP first keeps the point farthest from it); if fewer than 3
+ * points would remain of a loop of n >= 3, the points at 0, n/3 and 2n/3
+ * are returned.
+ * out: room for n indices; *nout gets the count kept (vertex indices, in
+ * chain order). tolerance: finite, >= 0 (world units).
+ * Errors: WK_ERR_NULL, WK_ERR_NOT_FINITE (tolerance), WK_ERR_INVALID_ARG
+ * (tolerance < 0, unknown method, an index >= nvert), WK_ERR_CAPACITY
+ * (out_cap < n; *nout = n), WK_ERR_ALIAS (out overlapping chain, x or y). */
+WK_API wk_status wk_msq_simplify(const float *x, const float *y, uint32_t nvert, const uint32_t *chain,
+                                 uint32_t n, uint32_t closed, float tolerance, uint32_t method,
+                                 uint32_t *out, uint32_t out_cap, uint32_t *nout, const wk_exec *exec);
+
+/* -------------------------------------------------------------- brush */
+
+/* Brush modes and flags. */
+enum { WK_BRUSH_DIG = 0, WK_BRUSH_FILL = 1, WK_BRUSH_EDIT_BORDER = 2 };
+
+/* Digs or fills a disc of the density field v (w x h nodes, stride >= w;
+ * densities where 0.5 is the usual iso: 1 solid, 0 empty).
+ * Node (x, y) sits at (x * cell, y * cell). For each node whose distance d
+ * (double) to (cx, cy) is <= radius + 2 * cell:
+ *     b = clamp01((d - radius) / cell * 0.5 + 0.5)   (double, then float)
+ *     DIG:  v = min(v, b)       FILL: v = max(v, 1 - b)
+ * (a NaN node takes the brush value). The outer ring of nodes (x = 0,
+ * y = 0, x = w - 1, y = h - 1) is left as it is unless flags has
+ * WK_BRUSH_EDIT_BORDER.
+ * touched: the node rectangle the brush may have changed, half-open
+ * {x0, y0, x1, y1}; empty (all 0) when it misses the field. Feed it to
+ * wk_msq_chunks_mark.
+ * cx, cy, radius, cell: world units; finite; radius >= 0; cell > 0.
+ * Errors: WK_ERR_NULL, WK_ERR_NOT_FINITE, WK_ERR_INVALID_ARG (radius < 0,
+ * cell <= 0, unknown flags, w or h 0), WK_ERR_STRIDE, WK_ERR_OVERFLOW. */
+WK_API wk_status wk_msq_brush(float *v, uint32_t w, uint32_t h, size_t stride, float cx, float cy, float radius,
+                              float cell, uint32_t flags, uint32_t touched[4], const wk_exec *exec);
+
+/* ------------------------------------------------------- chunked field */
+
+/* A chunked field: one shared density field of w x h nodes (the caller's,
+ * passed to each rebuild) cut into chunks of chunk x chunk cells (the last
+ * row and column of chunks may be smaller); nodes on a chunk border are
+ * shared. Each chunk keeps the mesh wk_msq_build gives for its cell
+ * rectangle (bit-identical), in buffers the object owns and grows.
+ * The object is the caller-held workspace: once its buffers have grown to
+ * what the edits need, rebuilds allocate nothing. */
+typedef struct wk_msq_chunks wk_msq_chunks;
+
+typedef struct wk_msq_chunks_desc {
+    uint32_t w, h;     /* field nodes; >= 2 each */
+    uint32_t chunk;    /* cells per chunk side; 1..65536 */
+    uint32_t flags;    /* WK_MSQ_* as for wk_msq_build */
+    float iso, cell;   /* as for wk_msq_build */
+    /* Allocator hooks (both NULL: malloc/free); called only from create,
+     * destroy and rebuild, on the calling thread. */
+    void *(*alloc)(void *user, size_t bytes);
+    void (*free)(void *user, void *p);
+    void *alloc_user;
+    uint64_t reserved[4];
+} wk_msq_chunks_desc;
+#define WK_MSQ_CHUNKS_DESC_DEFAULTS \
+    {0, 0, 32, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, 0.5f, 1.0f, 0, 0, 0, {0, 0, 0, 0}}
+
+/* Creates the object with every chunk dirty. Errors: WK_ERR_NULL,
+ * WK_ERR_INVALID_ARG (sizes, flags, cell, reserved, one hook without the
+ * other), WK_ERR_NOT_FINITE, WK_ERR_NO_MEMORY (*out = NULL). */
+WK_API wk_status wk_msq_chunks_create(const wk_msq_chunks_desc *d, wk_msq_chunks **out);
+/* Frees the object and every chunk's buffers; NULL is a no-op. */
+WK_API void wk_msq_chunks_destroy(wk_msq_chunks *c);
+/* Chunks across and down. */
+WK_API wk_status wk_msq_chunks_grid(const wk_msq_chunks *c, uint32_t *nx, uint32_t *ny);
+/* Marks dirty every chunk with a cell that has a corner in the node
+ * rectangle rect = {x0, y0, x1, y1} (half-open; clipped to the field; an
+ * empty rectangle marks nothing). A node on a chunk border dirties every
+ * chunk it touches. */
+WK_API wk_status wk_msq_chunks_mark(wk_msq_chunks *c, const uint32_t rect[4]);
+/* Number of dirty chunks, and whether chunk (cx, cy) is dirty. */
+WK_API wk_status wk_msq_chunks_dirty(const wk_msq_chunks *c, uint32_t cx, uint32_t cy, uint32_t *dirty,
+                                     uint32_t *ndirty);
+/* Rebuilds every dirty chunk from f (w x h as created), the chunks in
+ * parallel (exec); *rebuilt (may be NULL) gets how many. Allocates only
+ * when a chunk's mesh outgrows its buffers. On an error, chunks not
+ * rebuilt stay dirty. Errors: those of wk_msq_build for f,
+ * WK_ERR_INVALID_ARG (f's size differs), WK_ERR_NO_MEMORY. */
+WK_API wk_status wk_msq_chunks_rebuild(wk_msq_chunks *c, const wk_field2 *f, uint32_t *rebuilt,
+                                       const wk_exec *exec);
+/* A read-only view of chunk (cx, cy)'s mesh (its cells start at
+ * (cx * chunk, cy * chunk)); valid until the next rebuild or destroy. A
+ * dirty chunk's view is its last build (empty before the first). */
+WK_API wk_status wk_msq_chunks_mesh(const wk_msq_chunks *c, uint32_t cx, uint32_t cy, wk_mesh2 *view);
+
 #ifdef __cplusplus
 }
 #endif

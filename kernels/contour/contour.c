@@ -125,7 +125,7 @@ static wk_status msq_check(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_
     return WK_OK;
 }
 
-static wk_status build_run(const wk__call *call, const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw,
+wk_status wk__msq_build_run(const wk__call *call, const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw,
                            uint32_t ch, float iso, float cell, uint32_t flags, wk_mesh2 *out) {
     if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
     if (!wk__all_zero(out->reserved, sizeof out->reserved))
@@ -185,6 +185,6 @@ wk_status wk_msq_build(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw
                        float cell, uint32_t flags, wk_mesh2 *out, const wk_exec *exec) {
     wk__call call;
     wk_status s = wk__begin(&call, exec, __func__);
-    if (s == WK_OK) s = build_run(&call, f, x0, y0, cw, ch, iso, cell, flags, out);
+    if (s == WK_OK) s = wk__msq_build_run(&call, f, x0, y0, cw, ch, iso, cell, flags, out);
     return wk__end(&call, s);
 }

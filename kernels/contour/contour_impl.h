@@ -40,6 +40,12 @@ typedef struct wk__contour_kernels {
                        uint32_t sbase, wk__msq_counts *c);
 } wk__contour_kernels;
 
+/* wk_msq_build after wk__begin (contour.c); the chunked field calls it per
+ * chunk with a one-thread call. */
+struct wk__call;
+wk_status wk__msq_build_run(const struct wk__call *call, const wk_field2 *f, uint32_t x0, uint32_t y0,
+                            uint32_t cw, uint32_t ch, float iso, float cell, uint32_t flags, wk_mesh2 *out);
+
 /* ----------------------------------------------------- shared cell logic */
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -8,4 +8,11 @@
     X(msq_isa_wide, isa)               \
     X(msq_isa_random, isa)             \
     X(msq_bad_input, plain)            \
-    X(msq_canaries, isa)
+    X(msq_canaries, isa)               \
+    X(chains_vs_flood, plain)          \
+    X(chains_bad_input, plain)         \
+    X(simplify_known, plain)           \
+    X(simplify_contours, plain)        \
+    X(brush_formula, plain)            \
+    X(brush_round, plain)              \
+    X(chunks_rebuild, isa)
