@@ -50,15 +50,15 @@ wk_status wk__msq_build_run(const struct wk__call *call, const wk_field2 *f, uin
 
 #if defined(__GNUC__) || defined(__clang__)
 #define WK__MSQ_INLINE static inline __attribute__((always_inline))
-#define wk__msq_popcount(x) ((uint32_t)__builtin_popcount((unsigned)(x)))
 #else
 #define WK__MSQ_INLINE static inline
-static inline uint32_t wk__msq_popcount(unsigned x) {
-    uint32_t n = 0;
-    for (; x; x &= x - 1) n++;
-    return n;
-}
 #endif
+
+/* Bits set in an 8-bit mask (no popcnt instruction is assumed). */
+WK__MSQ_INLINE uint32_t wk__msq_popcount(unsigned x) {
+    const uint64_t nibble = 0x4332322132212110ull; /* popcount of 0..15, 4 bits each */
+    return (uint32_t)((nibble >> ((x & 15u) * 4)) & 15u) + (uint32_t)((nibble >> ((x >> 4 & 15u) * 4)) & 15u);
+}
 
 WK__MSQ_INLINE unsigned wk__msq_case(float v0, float v1, float v2, float v3, float iso) {
     return (unsigned)(v0 >= iso) | (unsigned)(v1 >= iso) << 1 | (unsigned)(v2 >= iso) << 2 |
@@ -157,6 +157,49 @@ static inline int wk__msq_segments(unsigned cs, int connected, uint8_t s[2][2]) 
     s[0][1] = (uint8_t)(2 * exit + 1);
     return 1;
 }
+
+/* Generated from wk__msq_triangles / wk__msq_segments (config = case, or
+ * 16 + (case == 10) for a connected saddle): count, then slots. */
+static const uint8_t wk__msq_tri_table[18][13] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 0, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {2, 0, 2, 3, 0, 3, 7, 0, 0, 0, 0, 0, 0},
+    {1, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {2, 0, 1, 7, 3, 4, 5, 0, 0, 0, 0, 0, 0},
+    {2, 1, 2, 4, 1, 4, 5, 0, 0, 0, 0, 0, 0},
+    {3, 0, 2, 4, 0, 4, 5, 0, 5, 7, 0, 0, 0},
+    {1, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {2, 0, 1, 5, 0, 5, 6, 0, 0, 0, 0, 0, 0},
+    {2, 1, 2, 3, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {3, 0, 2, 3, 0, 3, 5, 0, 5, 6, 0, 0, 0},
+    {2, 3, 4, 6, 3, 6, 7, 0, 0, 0, 0, 0, 0},
+    {3, 0, 1, 3, 0, 3, 4, 0, 4, 6, 0, 0, 0},
+    {3, 1, 2, 4, 1, 4, 6, 1, 6, 7, 0, 0, 0},
+    {2, 0, 2, 4, 0, 4, 6, 0, 0, 0, 0, 0, 0},
+    {4, 0, 1, 3, 0, 3, 4, 0, 4, 5, 0, 5, 7},
+    {4, 1, 2, 3, 1, 3, 5, 1, 5, 6, 1, 6, 7},
+};
+static const uint8_t wk__msq_seg_table[18][5] = {
+    {0, 0, 0, 0, 0},
+    {1, 7, 1, 0, 0},
+    {1, 1, 3, 0, 0},
+    {1, 7, 3, 0, 0},
+    {1, 3, 5, 0, 0},
+    {2, 7, 1, 3, 5},
+    {1, 1, 5, 0, 0},
+    {1, 7, 5, 0, 0},
+    {1, 5, 7, 0, 0},
+    {1, 5, 1, 0, 0},
+    {2, 1, 3, 5, 7},
+    {1, 5, 3, 0, 0},
+    {1, 3, 7, 0, 0},
+    {1, 3, 1, 0, 0},
+    {1, 1, 7, 0, 0},
+    {0, 0, 0, 0, 0},
+    {2, 3, 1, 7, 5},
+    {2, 1, 7, 5, 3},
+};
 
 WK__MSQ_INLINE int wk__msq_ntri(unsigned cs, int connected) {
     if (wk__msq_is_saddle(cs)) return connected ? 4 : 2;
