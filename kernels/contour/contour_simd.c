@@ -193,7 +193,7 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     unsigned config = cs;
     if (cs == 5 || cs == 10)
         if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
-    if (tri) {
+    if (tri && config != 0) { /* (no pointer arithmetic on a NULL buffer) */
         const uint8_t *t = wk__msq_tri_table[config];
         uint32_t *o = job->tri + 3 * (size_t)r->tri;
         int a = cwise ? 2 : 1, b = cwise ? 1 : 2;
@@ -204,7 +204,7 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
         }
         r->tri += t[0];
     }
-    if (seg) {
+    if (seg && config != 0 && config != 15) {
         const uint8_t *t = wk__msq_seg_table[config];
         uint32_t *o = job->seg + 2 * (size_t)r->seg;
         for (int k = 0; k < t[0]; k++) {
