@@ -113,6 +113,16 @@ WK_API wk_status wk_msq_bound(uint32_t cw, uint32_t ch, uint32_t flags, uint32_t
 WK_API wk_status wk_msq_build(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch,
                               float iso, float cell, uint32_t flags, wk_mesh2 *out, const wk_exec *exec);
 
+/* wk_msq_build over a byte density field (a quarter of the memory traffic):
+ * node (x, y) = v[y * stride + x], w x h nodes, stride >= w bytes; solid iff
+ * v >= iso. The output is bit for bit that of wk_msq_build on the float
+ * field (float)v with iso (float)iso (t, saddle means and positions are
+ * computed in float from the byte values). Errors as wk_msq_build (v NULL:
+ * WK_ERR_NULL; w or h < 2: WK_ERR_INVALID_ARG; stride < w: WK_ERR_STRIDE). */
+WK_API wk_status wk_msq_build_u8(const uint8_t *v, uint32_t w, uint32_t h, size_t stride, uint32_t x0, uint32_t y0,
+                                 uint32_t cw, uint32_t ch, uint8_t iso, float cell, uint32_t flags, wk_mesh2 *out,
+                                 const wk_exec *exec);
+
 /* ----------------------------------------------------------------- chains */
 
 /* Polylines made of segments (a chain is a list of vertex indices).

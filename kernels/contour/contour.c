@@ -76,14 +76,14 @@ static void write_part(void *vctx, size_t begin, size_t end, uint32_t part) {
                      (uint32_t)c->base[part].tri, (uint32_t)c->base[part].seg, &n);
 }
 
-static wk_status check_buffers(const wk_field2 *f, const wk_mesh2 *m, uint32_t flags) {
+static wk_status check_buffers(const void *field, size_t field_bytes, const wk_mesh2 *m, uint32_t flags) {
     struct { const void *p; size_t bytes; const char *name; } b[5];
     int n = 0;
     int tri = (flags & WK_MSQ_TRIANGLES) != 0, seg = (flags & WK_MSQ_SEGMENTS) != 0;
     if (m->vert_cap > 0 && (!m->x || !m->y)) return wk__fail(WK_ERR_NULL, "out->x and out->y must not be NULL");
     if (tri && m->tri_cap > 0 && !m->tri) return wk__fail(WK_ERR_NULL, "out->tri is NULL with WK_MSQ_TRIANGLES");
     if (seg && m->seg_cap > 0 && !m->seg) return wk__fail(WK_ERR_NULL, "out->seg is NULL with WK_MSQ_SEGMENTS");
-    b[n].p = f->v, b[n].bytes = wk__field2_extent(f) * sizeof(float), b[n++].name = "the field";
+    b[n].p = field, b[n].bytes = field_bytes, b[n++].name = "the field";
     if (m->vert_cap > 0) {
         b[n].p = m->x, b[n].bytes = (size_t)m->vert_cap * sizeof(float), b[n++].name = "out->x";
         b[n].p = m->y, b[n].bytes = (size_t)m->vert_cap * sizeof(float), b[n++].name = "out->y";
@@ -97,24 +97,21 @@ static wk_status check_buffers(const wk_field2 *f, const wk_mesh2 *m, uint32_t f
     return WK_OK;
 }
 
-/* Checks the build's arguments and fills job (buffers not yet). */
-static wk_status msq_check(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch, float iso,
-                        float cell, uint32_t flags, wk__msq_job *job) {
-    wk_status s = wk__check_field2(f, "f", 2, 2);
-    if (s != WK_OK) return s;
+/* Checks the rectangle and parameters and fills job (field and buffers
+ * not yet). */
+static wk_status msq_check(uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch, float iso,
+                           float cell, uint32_t flags, wk__msq_job *job) {
     if (cw == 0 || ch == 0) return wk__fail(WK_ERR_INVALID_ARG, "cw and ch must be >= 1, got %u x %u", cw, ch);
-    if ((uint64_t)x0 + cw > (uint64_t)f->w - 1 || (uint64_t)y0 + ch > (uint64_t)f->h - 1)
+    if ((uint64_t)x0 + cw > (uint64_t)w - 1 || (uint64_t)y0 + ch > (uint64_t)h - 1)
         return wk__fail(WK_ERR_INVALID_ARG,
                         "cells [%u, %llu) x [%u, %llu) must lie inside the field's %u x %u cells", x0,
-                        (unsigned long long)x0 + cw, y0, (unsigned long long)y0 + ch, f->w - 1, f->h - 1);
+                        (unsigned long long)x0 + cw, y0, (unsigned long long)y0 + ch, w - 1, h - 1);
     if (!isfinite(iso)) return wk__fail(WK_ERR_NOT_FINITE, "iso must be finite, got %g", (double)iso);
     if (!isfinite(cell)) return wk__fail(WK_ERR_NOT_FINITE, "cell must be finite, got %g", (double)cell);
     if (!(cell > 0)) return wk__fail(WK_ERR_INVALID_ARG, "cell must be > 0, got %g", (double)cell);
-    s = check_flags(flags);
+    wk_status s = check_flags(flags);
     if (s != WK_OK) return s;
     memset(job, 0, sizeof *job);
-    job->v = f->v + (size_t)y0 * f->stride + x0;
-    job->stride = f->stride;
     job->x0 = x0;
     job->y0 = y0;
     job->cw = cw;
@@ -125,43 +122,39 @@ static wk_status msq_check(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_
     return WK_OK;
 }
 
-wk_status wk__msq_build_run(const wk__call *call, const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw,
-                           uint32_t ch, float iso, float cell, uint32_t flags, wk_mesh2 *out) {
-    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
-    if (!wk__all_zero(out->reserved, sizeof out->reserved))
-        return wk__fail(WK_ERR_INVALID_ARG, "out->reserved must be zero");
-    build_ctx c;
-    wk_status s = msq_check(f, x0, y0, cw, ch, iso, cell, flags, &c.job);
-    if (s != WK_OK) return s;
-    s = check_buffers(f, out, flags);
+/* The build once job holds a checked field and rectangle. */
+static wk_status build_job(const wk__call *call, build_ctx *cp, const void *field, size_t field_bytes,
+                           wk_mesh2 *out) {
+    uint32_t cw = cp->job.cw, ch = cp->job.ch, flags = cp->job.flags;
+    wk_status s = check_buffers(field, field_bytes, out, flags);
     if (s != WK_OK) return s;
     int tri = (flags & WK_MSQ_TRIANGLES) != 0, seg = (flags & WK_MSQ_SEGMENTS) != 0;
-    c.job.x = out->x;
-    c.job.y = out->y;
-    c.job.tri = tri ? out->tri : NULL;
-    c.job.seg = seg ? out->seg : NULL;
-    c.k = contour_kernels(call);
+    cp->job.x = out->x;
+    cp->job.y = out->y;
+    cp->job.tri = tri ? out->tri : NULL;
+    cp->job.seg = seg ? out->seg : NULL;
+    cp->k = contour_kernels(call);
     uint32_t tri_cap = tri ? out->tri_cap : 0, seg_cap = seg ? out->seg_cap : 0;
     uint64_t bv, bt, bs;
     bounds64(cw, ch, flags, &bv, &bt, &bs);
-    c.parts = wk__parts_for(call, ch, cw);
-    if (c.parts == 1 && out->vert_cap >= bv && tri_cap >= bt && seg_cap >= bs) {
+    cp->parts = wk__parts_for(call, ch, cw);
+    if (cp->parts == 1 && out->vert_cap >= bv && tri_cap >= bt && seg_cap >= bs) {
         /* Room for anything: one pass, no count. */
         wk__msq_counts n;
-        c.k->write_rows(&c.job, 0, ch, 0, 0, 0, &n);
+        cp->k->write_rows(&cp->job, 0, ch, 0, 0, 0, &n);
         out->nvert = (uint32_t)n.vert;
         out->ntri = (uint32_t)n.tri;
         out->nseg = (uint32_t)n.seg;
         return WK_OK;
     }
-    memset(c.begin, 0, sizeof c.begin);
-    wk__parallel_for(call, ch, cw, count_part, &c);
+    memset(cp->begin, 0, sizeof cp->begin);
+    wk__parallel_for(call, ch, cw, count_part, cp);
     wk__msq_counts total = {0, 0, 0};
-    for (uint32_t p = 0; p < c.parts; p++) {
-        c.base[p] = total;
-        total.vert += c.counts[p].vert;
-        total.tri += c.counts[p].tri;
-        total.seg += c.counts[p].seg;
+    for (uint32_t p = 0; p < cp->parts; p++) {
+        cp->base[p] = total;
+        total.vert += cp->counts[p].vert;
+        total.tri += cp->counts[p].tri;
+        total.seg += cp->counts[p].seg;
     }
     if (total.vert > UINT32_MAX || total.tri > UINT32_MAX || total.seg > UINT32_MAX)
         return wk__fail(WK_ERR_OVERFLOW, "the mesh needs more than UINT32_MAX vertices, triangles or segments");
@@ -174,11 +167,54 @@ wk_status wk__msq_build_run(const wk__call *call, const wk_field2 *f, uint32_t x
                         (unsigned long long)total.vert, (unsigned long long)total.tri,
                         (unsigned long long)total.seg, out->vert_cap, tri_cap, seg_cap);
     }
-    wk__parallel_for(call, ch, cw, write_part, &c);
+    wk__parallel_for(call, ch, cw, write_part, cp);
     out->nvert = (uint32_t)total.vert;
     out->ntri = (uint32_t)total.tri;
     out->nseg = (uint32_t)total.seg;
     return WK_OK;
+}
+
+wk_status wk__msq_build_run(const wk__call *call, const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw,
+                           uint32_t ch, float iso, float cell, uint32_t flags, wk_mesh2 *out) {
+    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
+    if (!wk__all_zero(out->reserved, sizeof out->reserved))
+        return wk__fail(WK_ERR_INVALID_ARG, "out->reserved must be zero");
+    build_ctx c;
+    wk_status s = wk__check_field2(f, "f", 2, 2);
+    if (s != WK_OK) return s;
+    s = msq_check(f->w, f->h, x0, y0, cw, ch, iso, cell, flags, &c.job);
+    if (s != WK_OK) return s;
+    c.job.v = f->v + (size_t)y0 * f->stride + x0;
+    c.job.stride = f->stride;
+    return build_job(call, &c, f->v, wk__field2_extent(f) * sizeof(float), out);
+}
+
+static wk_status build_u8_run(const wk__call *call, const uint8_t *v, uint32_t w, uint32_t h, size_t stride,
+                              uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch, uint8_t iso, float cell,
+                              uint32_t flags, wk_mesh2 *out) {
+    if (!out) return wk__fail(WK_ERR_NULL, "out is NULL");
+    if (!v) return wk__fail(WK_ERR_NULL, "v is NULL");
+    if (!wk__all_zero(out->reserved, sizeof out->reserved))
+        return wk__fail(WK_ERR_INVALID_ARG, "out->reserved must be zero");
+    if (w < 2 || h < 2) return wk__fail(WK_ERR_INVALID_ARG, "the field must be at least 2 x 2 nodes, got %u x %u", w, h);
+    if (stride < w) return wk__fail(WK_ERR_STRIDE, "stride must be >= w (%u), got %zu", w, stride);
+    if (h - 1 > (SIZE_MAX - w) / stride)
+        return wk__fail(WK_ERR_OVERFLOW, "%u rows of stride %zu overflow size_t", h, stride);
+    build_ctx c;
+    wk_status s = msq_check(w, h, x0, y0, cw, ch, (float)iso, cell, flags, &c.job);
+    if (s != WK_OK) return s;
+    c.job.v8 = v + (size_t)y0 * stride + x0;
+    c.job.stride = stride;
+    return build_job(call, &c, v, (size_t)(h - 1) * stride + w, out);
+}
+
+wk_status wk_msq_build_u8(const uint8_t *v, uint32_t w, uint32_t h, size_t stride, uint32_t x0, uint32_t y0,
+                          uint32_t cw, uint32_t ch, uint8_t iso, float cell, uint32_t flags, wk_mesh2 *out,
+                          const wk_exec *exec) {
+    wk__call call;
+    wk_status s = wk__begin(&call, exec, __func__);
+    if (s == WK_OK) s = build_u8_run(&call, v, w, h, stride, x0, y0, cw, ch, iso, cell, flags, out);
+    return wk__end(&call, s);
 }
 
 wk_status wk_msq_build(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch, float iso,

@@ -15,7 +15,8 @@
 /* One build: the rectangle, the parameters and the output buffers. Cell
  * (i, j) of the rectangle is field cell (x0 + i, y0 + j). */
 typedef struct wk__msq_job {
-    const float *v;   /* field node (x0, y0) */
+    const float *v;   /* field node (x0, y0); NULL for a byte field */
+    const uint8_t *v8; /* byte field node (x0, y0) (wk_msq_build_u8); else NULL */
     size_t stride;
     uint32_t x0, y0, cw, ch;
     float iso;
@@ -319,6 +320,14 @@ static inline void wk__msq_cell(const wk__msq_job *job, wk__msq_row *r, unsigned
 
 /* Corner values of cell (i, j): c0 c1 c2 c3. */
 WK__MSQ_INLINE void wk__msq_values(const wk__msq_job *job, uint32_t i, uint32_t j, float v[4]) {
+    if (job->v8) {
+        const uint8_t *lo = job->v8 + (size_t)j * job->stride + i, *hi = lo + job->stride;
+        v[0] = (float)lo[0];
+        v[1] = (float)lo[1];
+        v[2] = (float)hi[1];
+        v[3] = (float)hi[0];
+        return;
+    }
     const float *lo = job->v + (size_t)j * job->stride + i, *hi = lo + job->stride;
     v[0] = lo[0];
     v[1] = lo[1];

@@ -11,6 +11,8 @@
  * the reference, so the output is the same bits. */
 #include "core/wk_fp_guard.h"
 
+#include <string.h>
+
 #include "contour_impl.h"
 #include "wk_simd.h"
 
@@ -47,6 +49,34 @@ static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
     for (size_t w = 0; w < words; w++) bits[w] = 0;
     const wk_vf viso = wk_vf_set1(iso);
     WK_VECTOR_LOOP(n, classify_step, p, viso, bits);
+}
+
+/* Byte fields: 8 nodes per 64-bit word (SWAR, the same on every ISA).
+ * Per byte, x >= t from the high bits and a borrow-free compare of the low
+ * 7 bits; then bit 7 of each byte packed into 8 bits by a multiply (the
+ * partial products land on distinct bits, so nothing carries). */
+static void classify_u8(const uint8_t *p, size_t n, uint8_t iso, uint64_t *bits) {
+    size_t words = n / 64 + 2;
+    for (size_t w = 0; w < words; w++) bits[w] = 0;
+    const uint64_t H = 0x8080808080808080ull, ones = 0x0101010101010101ull;
+    const uint64_t t = ones * iso, t_low = t & ~H, t_hi = t & H;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t x = 0;
+        size_t m = n - i < 8 ? n - i : 8;
+        memcpy(&x, p + i, m); /* little-endian: byte k is node i + k */
+        uint64_t low_ge = ((x | H) - t_low) & H;
+        uint64_t x_hi = x & H;
+        uint64_t ge = (x_hi & ~t_hi) | (~(x_hi ^ t_hi) & low_ge & H);
+        uint64_t packed = (((ge >> 7) & ones) * 0x0102040810204080ull) >> 56;
+        if (m < 8) packed &= ((uint64_t)1 << m) - 1;
+        bits[i / 64] |= packed << (i % 64);
+    }
+}
+
+/* Solid mask of node row r, nodes s0 .. s0 + n - 1 of the rectangle. */
+static void classify_row(const wk__msq_job *job, uint32_t r, uint32_t s0, size_t n, uint64_t *bits) {
+    if (job->v8) classify_u8(job->v8 + (size_t)r * job->stride + s0, n, (uint8_t)job->iso, bits);
+    else classify(job->v + (size_t)r * job->stride + s0, n, job->iso, bits);
 }
 
 WK_INLINE uint64_t shr1(const uint64_t *b, size_t w) { return (b[w] >> 1) | (b[w + 1] << 63); }
@@ -97,11 +127,11 @@ static void rows_at(const wk__msq_job *job, strip_rows *sr, uint32_t r, uint32_t
         sr->row[0] = sr->row[1];
         sr->row[1] = sr->row[2];
         sr->row[2] = t;
-        if (r + 2 <= last) classify(job->v + (size_t)(r + 2) * job->stride + s0, n + 1, job->iso, sr->row[2]);
+        if (r + 2 <= last) classify_row(job, r + 2, s0, n + 1, sr->row[2]);
     } else if (!keep || sr->r0 != r) {
         for (int k = 0; k < 3; k++)
             if (r + (uint32_t)k <= last)
-                classify(job->v + (size_t)(r + (uint32_t)k) * job->stride + s0, n + 1, job->iso, sr->row[k]);
+                classify_row(job, r + (uint32_t)k, s0, n + 1, sr->row[k]);
     }
     sr->r0 = r;
 }
@@ -160,8 +190,8 @@ static const uint8_t present_table[2][16] = {
 /* One cell through the tables (the same result as wk__msq_cell). */
 WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, uint32_t i, uint32_t j, int tri,
                          int seg, int cwise) {
-    const float *lo = job->v + (size_t)j * job->stride + i, *hi = lo + job->stride;
-    float v[4] = {lo[0], lo[1], hi[1], hi[0]};
+    float v[4];
+    wk__msq_values(job, i, j, v);
     uint32_t gx = job->x0 + i, gy = job->y0 + j;
     unsigned own = present_table[tri][cs] & wk__msq_owned(i == 0, j == 0);
     uint32_t idx[8] = {0, 0, 0, 0, 0, 0, 0, 0};

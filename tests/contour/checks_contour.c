@@ -259,6 +259,21 @@ int wk_check_msq_iso_nodes(void) {
     s = wk_msq_build(&f, 0, 0, 3, 3, 0.5f, 1.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, &c.m, NULL);
     EXPECT(s == WK_OK && c.m.nvert == 16 && c.m.ntri == 18 && c.m.nseg == 0, "field at iso: %u %u %u", c.m.nvert,
            c.m.ntri, c.m.nseg);
+    /* all solid with triangles and segments: no segment, so seg may be NULL
+     * with seg_cap 0 (no arithmetic on it either: UBSan), on every ISA */
+    {
+        int isas[WK_ISA_COUNT];
+        int nisa = wk_supported_isas(isas);
+        for (int k = 0; k < nisa; k++) {
+            wk_mesh2 m = c.m;
+            m.seg = NULL;
+            m.seg_cap = 0;
+            wk_exec ex = wk_exec_for(isas[k], 1);
+            s = wk_msq_build(&f, 0, 0, 3, 3, 0.5f, 1.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, &m, &ex);
+            EXPECT(s == WK_OK && m.nseg == 0 && m.ntri == 18, "%s: all solid, seg NULL: %d",
+                   wk_isa_name((wk_isa)isas[k]), s);
+        }
+    }
     /* symmetric ends: t = 0.5 exactly */
     float e[4] = {1.0f, -1.0f, 1.0f, -1.0f}; /* case 9, e0 and e2 at t = 0.5 */
     f = field_of(e, 2, 2, 2);
@@ -679,5 +694,89 @@ int wk_check_msq_canaries(void) {
         mesh_free(&b);
     }
     free(v);
+    return fails;
+}
+
+/* ------------------------------------------------------------ u8 field */
+
+typedef struct u8_case {
+    const uint8_t *v;
+    uint32_t w, h, x0, y0, cw, ch, flags;
+    uint8_t iso;
+    uint32_t vc, tc, sc;
+} u8_case;
+
+static int u8_run(void *ctx, const wk_exec *exec, uint32_t split, void *out) {
+    (void)split;
+    const u8_case *c = ctx;
+    unsigned char *o = out;
+    wk_mesh2 m = WK_MESH2_DEFAULTS;
+    m.x = (float *)(void *)(o + 16);
+    m.y = m.x + c->vc;
+    m.tri = (uint32_t *)(void *)(m.y + c->vc);
+    m.seg = m.tri + 3 * (size_t)c->tc;
+    m.vert_cap = c->vc, m.tri_cap = c->tc, m.seg_cap = c->sc;
+    wk_status s = wk_msq_build_u8(c->v, c->w, c->h, c->w, c->x0, c->y0, c->cw, c->ch, c->iso, 0.5f, c->flags, &m, exec);
+    uint32_t counts[4] = {m.nvert, m.ntri, m.nseg, 0};
+    memcpy(o, counts, 16);
+    return s;
+}
+
+/* The byte field gives the float field's mesh, bit for bit, on every ISA. */
+int wk_check_msq_u8(void) {
+    int fails = 0;
+    const uint32_t w = 75, h = 21;
+    uint8_t *b = malloc(w * h);
+    float *fv = malloc(sizeof(float) * w * h);
+    wk_rng r = {5};
+    const uint8_t isos[] = {0, 1, 100, 127, 128, 129, 200, 255};
+    for (size_t k = 0; k < COUNT(isos); k++) {
+        for (uint32_t i = 0; i < w * h; i++) {
+            /* smooth-ish values with exact hits on iso and extremes */
+            uint64_t q = wk_rng_u64(&r) % 8;
+            b[i] = q == 0 ? isos[k] : q == 1 ? 0 : q == 2 ? 255 : (uint8_t)(wk_rng_u64(&r) & 255);
+            fv[i] = (float)b[i];
+        }
+        const uint32_t widths[] = {1, 7, 8, 9, 63, 64, 65, 74};
+        for (size_t wi = 0; wi < COUNT(widths); wi++) {
+            uint32_t cw = widths[wi], ch = 1 + (uint32_t)(wi * 3) % (h - 1), x0 = (w - 1 - cw) / 2, y0 = (h - 1 - ch) / 3;
+            uint32_t flags = wi % 2 ? WK_MSQ_SEGMENTS : WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
+            mesh_buf a = mesh_new(cw, ch, flags), c = mesh_new(cw, ch, flags);
+            wk_field2 f = field_of(fv, w, h, w);
+            wk_status s1 = wk_msq_build(&f, x0, y0, cw, ch, (float)isos[k], 0.5f, flags, &a.m, NULL);
+            wk_status s2 = wk_msq_build_u8(b, w, h, w, x0, y0, cw, ch, isos[k], 0.5f, flags, &c.m, NULL);
+            int same = s1 == WK_OK && s2 == WK_OK && a.m.nvert == c.m.nvert && a.m.ntri == c.m.ntri &&
+                       a.m.nseg == c.m.nseg && !memcmp(a.x, c.x, 4 * (size_t)a.m.nvert) &&
+                       !memcmp(a.y, c.y, 4 * (size_t)a.m.nvert) && !memcmp(a.tri, c.tri, 12 * (size_t)a.m.ntri) &&
+                       !memcmp(a.seg, c.seg, 8 * (size_t)a.m.nseg);
+            EXPECT(same, "iso %u width %u: u8 build differs from the float build (%d %d, %u/%u verts)", isos[k], cw, s1,
+                   s2, a.m.nvert, c.m.nvert);
+            mesh_free(&a);
+            mesh_free(&c);
+            u8_case uc = {b, w, h, x0, y0, cw, ch, flags, isos[k], 0, 0, 0};
+            wk_msq_bound(cw, ch, flags, &uc.vc, &uc.tc, &uc.sc);
+            char name[64];
+            snprintf(name, sizeof name, "u8 iso %u width %u", isos[k], cw);
+            wk_harness hs = {name, u8_run, &uc, 16 + (size_t)uc.vc * 8 + (size_t)uc.tc * 12 + (size_t)uc.sc * 8, 1};
+            fails += wk_harness_compare(&hs);
+        }
+    }
+    /* bad input */
+    wk_mesh2 m = WK_MESH2_DEFAULTS;
+    float x[8], y[8];
+    uint32_t sg[8];
+    m.x = x, m.y = y, m.seg = sg, m.vert_cap = 8, m.seg_cap = 4;
+    EXPECT(wk_msq_build_u8(NULL, w, h, w, 0, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_NULL, "u8 NULL");
+    EXPECT(wk_msq_build_u8(b, w, h, w - 1, 0, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_STRIDE, "u8 stride");
+    EXPECT(wk_msq_build_u8(b, 1, h, w, 0, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_INVALID_ARG, "u8 w 1");
+    EXPECT(wk_msq_build_u8(b, w, h, w, w - 1, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_INVALID_ARG,
+           "u8 rect");
+    EXPECT(wk_msq_build_u8(b, w, h, SIZE_MAX / 2, 0, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_OVERFLOW,
+           "u8 overflow");
+    EXPECT(wk_msq_build_u8(b, w, h, w, 0, 0, 1, 1, 9, NAN, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_NOT_FINITE, "u8 cell");
+    m.x = (float *)(void *)(b + 4);
+    EXPECT(wk_msq_build_u8(b, w, h, w, 0, 0, 1, 1, 9, 1.0f, WK_MSQ_SEGMENTS, &m, NULL) == WK_ERR_ALIAS, "u8 alias");
+    free(b);
+    free(fv);
     return fails;
 }

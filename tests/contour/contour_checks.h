@@ -9,6 +9,7 @@
     X(msq_isa_random, isa)             \
     X(msq_bad_input, plain)            \
     X(msq_canaries, isa)               \
+    X(msq_u8, isa)                     \
     X(chains_vs_flood, plain)          \
     X(chains_bad_input, plain)         \
     X(simplify_known, plain)           \
