@@ -188,8 +188,11 @@ static const uint8_t present_table[2][16] = {
     {0x00, 0x83, 0x0E, 0x8D, 0x38, 0xBB, 0x36, 0xB5, 0xE0, 0x63, 0xEE, 0x6D, 0xD8, 0x5B, 0xD6, 0x55}};
 
 /* One cell through the tables (the same result as wk__msq_cell). */
+/* cols (one strip only, else NULL): per column i, the e2 and c2 indices of
+ * the last cell written there (the row below); r->below_c3 then holds the
+ * first column's c3. */
 WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, uint32_t i, uint32_t j, int tri,
-                         int seg, int cwise) {
+                         int seg, int cwise, uint32_t *cols) {
     float v[4];
     wk__msq_values(job, i, j, v);
     uint32_t gx = job->x0 + i, gy = job->y0 + j;
@@ -206,7 +209,11 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) SLOT(7)
 #undef SLOT
     r->cur = next;
-    if (j > 0) {
+    if (j > 0 && cols) {
+        idx[0] = i > 0 ? r->left_c1 : r->below_c3;
+        idx[1] = cols[2 * i];
+        idx[2] = cols[2 * i + 1];
+    } else if (j > 0) {
         idx[0] = r->below_c3;
         idx[1] = r->below_e2;
         idx[2] = r->below_c2;
@@ -220,6 +227,11 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->left_c1 = idx[2];
     r->left_c2 = idx[4];
     r->left_e1 = idx[3];
+    if (cols) {
+        cols[2 * i] = idx[5];
+        cols[2 * i + 1] = idx[4];
+        if (i == 0) r->below_c3 = idx[6];
+    }
     unsigned config = cs;
     if (cs == 5 || cs == 10)
         if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
@@ -271,6 +283,42 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     int one_strip = job->cw <= STRIP;
     strip_rows sr;
     rows_init(&sr);
+    if (one_strip) {
+        /* One strip: the row below hands its indices over per column. */
+        uint32_t cols[2 * STRIP];
+        size_t n = job->cw;
+        if (j0 > 0) {
+            r.below = below;
+            rows_at(job, &sr, j0 - 1, job->ch, 0, n, 1);
+            uint32_t col0_c3 = 0;
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words b = words_at(sr.row[0], sr.row[1], w, n);
+                for (uint64_t act = active_of(&b, tri); act; act &= act - 1) {
+                    size_t i = w * 64 + ctz64(act);
+                    below_fast(&r, case_of(sr.row[0], sr.row[1], i), tri, (uint32_t)i, j0);
+                    cols[2 * i] = r.below_e2;
+                    cols[2 * i + 1] = r.below_c2;
+                    if (i == 0) col0_c3 = r.below_c3;
+                }
+            }
+            r.below_c3 = col0_c3;
+        }
+        for (uint32_t j = j0; j < j1; j++) {
+            rows_at(job, &sr, j, job->ch, 0, n, 1);
+            const uint64_t *lo = sr.row[0], *hi = sr.row[1];
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words cur = words_at(lo, hi, w, n);
+                for (uint64_t act = active_of(&cur, tri); act; act &= act - 1) {
+                    uint32_t i = (uint32_t)(w * 64 + ctz64(act));
+                    cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                }
+            }
+        }
+        c->vert = r.cur - vbase;
+        c->tri = r.tri - tbase;
+        c->seg = r.seg - sbase;
+        return;
+    }
     uint64_t prev_act[WORDS]; /* one strip: the previous row's active cells */
     for (uint32_t j = j0; j < j1; j++) {
         r.below = below;
@@ -296,7 +344,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                     size_t i = w * 64 + bit;
                     uint32_t gi = (uint32_t)(s0 + i);
                     if (act_below >> bit & 1) below_fast(&r, case_of(bl, lo, i), tri, gi, j);
-                    if (act >> bit & 1) cell_fast(job, &r, case_of(lo, hi, i), gi, j, tri, seg, cwise);
+                    if (act >> bit & 1) cell_fast(job, &r, case_of(lo, hi, i), gi, j, tri, seg, cwise, NULL);
                 }
             }
         }

@@ -507,6 +507,12 @@ int wk_check_msq_isa_wide(void) {
     fails += isa_compare(v, w, h, 0, 0, w - 1, h - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "wide");
     fails += isa_compare(v, w, h, 3, 1, 2049, h - 3, 0.2f, WK_MSQ_SEGMENTS, "wide seg");
     free(v);
+    /* wider than one strip (4096 cells): the strip-by-strip path */
+    const uint32_t w3 = 4300, h3 = 7;
+    v = noise_field(w3, h3, 13, 1.0 / 9.0, 0.0f);
+    fails += isa_compare(v, w3, h3, 0, 0, w3 - 1, h3 - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "two strips");
+    fails += isa_compare(v, w3, h3, 5, 1, 4100, 4, 0.1f, WK_MSQ_SEGMENTS, "two strips seg");
+    free(v);
     const uint32_t w2 = 160, h2 = 300;
     v = noise_field(w2, h2, 12, 1.0 / 4.0, 0.0f);
     fails += isa_compare(v, w2, h2, 0, 0, w2 - 1, h2 - 1, 0.0f, WK_MSQ_SEGMENTS, "tall seg");
