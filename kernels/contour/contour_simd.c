@@ -306,10 +306,28 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
         for (uint32_t j = j0; j < j1; j++) {
             rows_at(job, &sr, j, job->ch, 0, n, 1);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
+            /* all-solid interior cells (triangles): own c2 only, two triangles */
+            const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
+                uint64_t full = 0;
+                if (tri && j > 0) full = cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
                 for (uint64_t act = active_of(&cur, tri); act; act &= act - 1) {
-                    uint32_t i = (uint32_t)(w * 64 + ctz64(act));
+                    unsigned bit = ctz64(act);
+                    uint32_t i = (uint32_t)(w * 64 + bit);
+                    if (full >> bit & 1) {
+                        uint32_t c0 = r.left_c1, c1 = cols[2 * i + 1], c2 = r.cur++, c3 = r.left_c2;
+                        job->x[c2] = (float)(((double)(job->x0 + i) + 1.0) * job->cell);
+                        job->y[c2] = top;
+                        uint32_t *o = job->tri + 3 * (size_t)r.tri;
+                        o[0] = c0, o[1] = cwise ? c2 : c1, o[2] = cwise ? c1 : c2;
+                        o[3] = c0, o[4] = cwise ? c3 : c2, o[5] = cwise ? c2 : c3;
+                        r.tri += 2;
+                        cols[2 * i + 1] = c2;
+                        r.left_c1 = c1;
+                        r.left_c2 = c2;
+                        continue;
+                    }
                     cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
                 }
             }
