@@ -5,7 +5,9 @@
  * (high frequency: ~20%), named <kernel>_sparse / <kernel>_dense; chains
  * and simplify (scalar code on every ISA: benchmarked once); brush_rebuild
  * (one dig stroke of radius 6 cells on a 1024^2 field cut into 32x32-cell
- * chunks, plus the rebuild of the chunks it dirtied).
+ * chunks, plus the rebuild of the chunks it dirtied); segments_u8_sparse
+ * (wk_msq_build_u8 on the sparse field quantized to bytes); *_cold (64 MB
+ * written between calls, untimed, so field and outputs come from memory).
  * Items are cells (strokes for brush_rebuild). Before timing, each build is
  * compared with the scalar reference (counts, positions, indices). Output
  * buffers hold the exact counts (a count pass runs first, as for any caller
@@ -60,6 +62,8 @@ typedef struct bcase {
     const char *kernel;
     uint32_t n;
     int dense;
+    int u8;    /* byte field: bytes = clamp((v + 1) * 127.5), iso 128 */
+    int cold;  /* evict the caches (64 MB written, untimed) before each call */
     uint32_t flags;
     wk_isa isa;
     int threads;
@@ -99,10 +103,45 @@ static int same_mesh(const wk_mesh2 *a, const wk_mesh2 *b) {
            !memcmp(a->tri, b->tri, 12 * (size_t)a->ntri) && !memcmp(a->seg, b->seg, 8 * (size_t)a->nseg);
 }
 
+static const uint8_t *get_bytes(uint32_t n, int dense) {
+    static uint8_t *bytes[2][8];
+    static uint32_t sizes[2][8];
+    for (int i = 0; i < 8; i++)
+        if (bytes[dense][i] && sizes[dense][i] == n) return bytes[dense][i];
+    const float *v = get_field(n, dense);
+    if (!v) return NULL;
+    for (int i = 0; i < 8; i++) {
+        if (bytes[dense][i]) continue;
+        uint8_t *b = malloc((size_t)n * n);
+        if (!b) return NULL;
+        for (size_t k = 0; k < (size_t)n * n; k++) {
+            float q = (v[k] + 1.0f) * 127.5f;
+            b[k] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+        }
+        bytes[dense][i] = b;
+        sizes[dense][i] = n;
+        return b;
+    }
+    return NULL;
+}
+
+static wk_status build_any(const bcase *c, const wk_field2 *f, const uint8_t *b, wk_mesh2 *m, const wk_exec *e) {
+    uint32_t cells = c->n - 1;
+    if (c->u8) return wk_msq_build_u8(b, c->n, c->n, c->n, 0, 0, cells, cells, 128, 1.0f, c->flags, m, e);
+    return wk_msq_build(f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, m, e);
+}
+
+static unsigned char *evict_buffer(void) {
+    static unsigned char *b;
+    if (!b) b = malloc(64u << 20);
+    return b;
+}
+
 static void bm_build(wk_bench_state *st, void *vctx) {
     const bcase *c = vctx;
     const float *v = get_field(c->n, c->dense);
-    if (!v) {
+    const uint8_t *bytes = c->u8 ? get_bytes(c->n, c->dense) : NULL;
+    if (!v || (c->u8 && !bytes) || (c->cold && !evict_buffer())) {
         skip(st, "field allocation failed");
         return;
     }
@@ -120,7 +159,7 @@ static void bm_build(wk_bench_state *st, void *vctx) {
     e.threads = c->threads;
     /* counts from a build with no room */
     wk_mesh2 probe = WK_MESH2_DEFAULTS;
-    wk_status s = wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, &probe, &scalar);
+    wk_status s = build_any(c, &f, bytes, &probe, &scalar);
     if (s != WK_ERR_CAPACITY && s != WK_OK) {
         skip(st, "count failed");
         return;
@@ -134,8 +173,8 @@ static void bm_build(wk_bench_state *st, void *vctx) {
         skip(st, "buffer allocation failed");
         return;
     }
-    s = wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, &ref, &scalar);
-    wk_status s2 = wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, &out, &e);
+    s = build_any(c, &f, bytes, &ref, &scalar);
+    wk_status s2 = build_any(c, &f, bytes, &out, &e);
     if (s != WK_OK || s2 != WK_OK || !same_mesh(&ref, &out)) {
         mesh_release(&ref);
         mesh_release(&out);
@@ -145,7 +184,7 @@ static void bm_build(wk_bench_state *st, void *vctx) {
     wk_bench_set_counter(st, "verified", 1.0);
     uint32_t crossed = 0;
     {
-        /* fraction of cells the contour crosses */
+        /* fraction of cells the contour crosses (of the float field) */
         for (uint32_t y = 0; y < cells; y++)
             for (uint32_t x = 0; x < cells; x++) {
                 const float *p = v + (size_t)y * c->n + x;
@@ -154,8 +193,15 @@ static void bm_build(wk_bench_state *st, void *vctx) {
             }
     }
     wk_bench_set_counter(st, "crossed_pct", 100.0 * crossed / ((double)cells * cells));
+    unsigned char *evict = c->cold ? evict_buffer() : NULL;
     while (wk_bench_keep_running(st)) {
-        wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, &out, &e);
+        if (evict) {
+            wk_bench_pause_timing(st);
+            memset(evict, (int)(wk_bench_iterations(st) & 255), 64u << 20);
+            wk_bench_clobber_memory();
+            wk_bench_resume_timing(st);
+        }
+        build_any(c, &f, bytes, &out, &e);
         wk_bench_do_not_optimize(out.x);
         wk_bench_clobber_memory();
     }
@@ -325,6 +371,22 @@ void wk_bench_register_contour(void) {
                                  c->threads);
                         wk_bench_register(name, bm_build, c, c->threads);
                     }
+    /* the byte field, and cold caches, at 1024^2 and 4096^2, one thread */
+    for (int variant = 0; variant < 3; variant++)
+        for (size_t si = 1; si < 3; si++)
+            for (size_t ii = 0; ii < 4; ii++) {
+                if (!wk_isa_supported(all_isas[ii])) continue;
+                bcase *c = &cases[nc++];
+                c->n = sizes[si];
+                c->isa = all_isas[ii];
+                c->threads = 1;
+                c->u8 = variant == 0;
+                c->cold = variant != 0;
+                c->flags = variant == 2 ? WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS : WK_MSQ_SEGMENTS;
+                c->kernel = variant == 0 ? "segments_u8_sparse" : variant == 1 ? "segments_sparse_cold" : "mesh_sparse_cold";
+                snprintf(name, sizeof name, "contour/%s/%s/%ux%u/t1", c->kernel, wk_isa_name(c->isa), c->n, c->n);
+                wk_bench_register(name, bm_build, c, 1);
+            }
     const char *chain_kernels[] = {"chains", "simplify_greedy", "simplify_rdp"};
     for (int k = 0; k < 3; k++)
         for (int dense = 0; dense < 2; dense++) {
