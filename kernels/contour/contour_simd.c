@@ -51,25 +51,19 @@ static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
     WK_VECTOR_LOOP(n, classify_step, p, viso, bits);
 }
 
-/* Byte fields: 8 nodes per 64-bit word (SWAR, the same on every ISA).
- * Per byte, x >= t from the high bits and a borrow-free compare of the low
- * 7 bits; then bit 7 of each byte packed into 8 bits by a multiply (the
- * partial products land on distinct bits, so nothing carries). */
+/* Byte fields: one unsigned byte compare per WK_W8 nodes. */
 static void classify_u8(const uint8_t *p, size_t n, uint8_t iso, uint64_t *bits) {
     size_t words = n / 64 + 2;
     for (size_t w = 0; w < words; w++) bits[w] = 0;
-    const uint64_t H = 0x8080808080808080ull, ones = 0x0101010101010101ull;
-    const uint64_t t = ones * iso, t_low = t & ~H, t_hi = t & H;
-    for (size_t i = 0; i < n; i += 8) {
-        uint64_t x = 0;
-        size_t m = n - i < 8 ? n - i : 8;
-        memcpy(&x, p + i, m); /* little-endian: byte k is node i + k */
-        uint64_t low_ge = ((x | H) - t_low) & H;
-        uint64_t x_hi = x & H;
-        uint64_t ge = (x_hi & ~t_hi) | (~(x_hi ^ t_hi) & low_ge & H);
-        uint64_t packed = (((ge >> 7) & ones) * 0x0102040810204080ull) >> 56;
-        if (m < 8) packed &= ((uint64_t)1 << m) - 1;
-        bits[i / 64] |= packed << (i % 64);
+    size_t i = 0;
+    /* full byte vectors (WK_W8 divides 64), then the tail through a copy */
+    for (; i + WK_W8 <= n; i += WK_W8) bits[i / 64] |= wk_u8_ge_bits(p + i, iso) << (i % 64);
+    if (i < n) {
+        uint8_t tail[WK_W8];
+        memset(tail, 0, sizeof tail);
+        memcpy(tail, p + i, n - i);
+        uint64_t b = wk_u8_ge_bits(tail, iso) & ((((uint64_t)1) << (n - i)) - 1);
+        bits[i / 64] |= b << (i % 64);
     }
 }
 

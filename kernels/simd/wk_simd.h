@@ -24,6 +24,8 @@
  *   uint32_t wk_vi_hmin_s / wk_vi_hmax_s   horizontal signed min / max
  *   wk_vm wk_vf_ge(a, b)      a >= b per lane, ordered (NaN lanes false)   [contour]
  *   uint32_t wk_vm_bits(m)    bit i set iff lane i of m is set              [contour]
+ *   WK_W8, uint64_t wk_u8_ge_bits(p, t)  bit k iff p[k] >= t (unsigned), for
+ *                             the WK_W8 bytes at p (32 / 64 / 16)          [contour]
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

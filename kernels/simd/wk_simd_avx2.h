@@ -97,3 +97,11 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) {
 static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GE_OQ)); }
 /* Bit i set iff lane i of the mask is set. */
 static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(m)); }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 32
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i ge = _mm256_cmpeq_epi8(_mm256_max_epu8(x, _mm256_set1_epi8((char)t)), x);
+    return (uint32_t)_mm256_movemask_epi8(ge);
+}

@@ -97,3 +97,9 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)_mm512_reduce_ma
 static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
 /* Bit i set iff lane i of the mask is set. */
 static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)m; }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 64
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    return (uint64_t)_mm512_cmpge_epu8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8((char)t));
+}

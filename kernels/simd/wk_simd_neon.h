@@ -99,3 +99,11 @@ static inline uint32_t wk_vm_bits(wk_vm m) {
     static const uint32_t lane_bit[4] = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m, vld1q_u32(lane_bit)));
 }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 16
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t m = vandq_u8(vcgeq_u8(vld1q_u8(p), vdupq_n_u8(t)), vld1q_u8(weight));
+    return (uint64_t)vaddv_u8(vget_low_u8(m)) | (uint64_t)vaddv_u8(vget_high_u8(m)) << 8;
+}
