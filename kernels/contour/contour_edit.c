@@ -167,15 +167,22 @@ static double line_dist(const poly *p, uint32_t i, uint32_t a, uint32_t b) {
     return fabs(dx * py - dy * px) / len;
 }
 
-/* RDP between kept points lo < hi; out[k] links kept point k to the next. */
+/* RDP between kept points lo < hi; out[k] links kept point k to the next.
+ * The distances are line_dist's, with the line's terms computed once. */
 static void rdp(const poly *p, uint32_t first, uint32_t last, double tol, uint32_t *link) {
     link[first] = last;
     uint32_t lo = first;
     while (lo != last) {
         uint32_t hi = link[lo], far = lo;
         double best = -1;
+        uint32_t va = poly_vertex(p, lo), vb = poly_vertex(p, hi);
+        double ax = p->x[va], ay = p->y[va];
+        double dx = (double)p->x[vb] - ax, dy = (double)p->y[vb] - ay;
+        double len = sqrt(dx * dx + dy * dy);
         for (uint32_t i = lo + 1; i < hi; i++) {
-            double d = line_dist(p, i, lo, hi);
+            uint32_t vi = poly_vertex(p, i);
+            double px = (double)p->x[vi] - ax, py = (double)p->y[vi] - ay;
+            double d = len == 0 ? sqrt(px * px + py * py) : fabs(dx * py - dy * px) / len;
             if (d > best) {
                 best = d;
                 far = i;
