@@ -16,6 +16,12 @@
 #include "contour_impl.h"
 #include "wk_simd.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define WK_RESTRICT __restrict__
+#else
+#define WK_RESTRICT
+#endif
+
 /* Cells per strip: rows wider than this are classified a strip at a time
  * (each node row then three times). */
 enum { STRIP = 4096, WORDS = STRIP / 64 + 2 };
@@ -306,23 +312,54 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 cell_words cur = words_at(lo, hi, w, n);
                 uint64_t full = 0;
                 if (tri && j > 0) full = cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
-                for (uint64_t act = active_of(&cur, tri); act; act &= act - 1) {
+                uint64_t act = active_of(&cur, tri);
+                while (act) {
                     unsigned bit = ctz64(act);
                     uint32_t i = (uint32_t)(w * 64 + bit);
                     if (full >> bit & 1) {
-                        uint32_t c0 = r.left_c1, c1 = cols[2 * i + 1], c2 = r.cur++, c3 = r.left_c2;
-                        job->x[c2] = (float)(((double)(job->x0 + i) + 1.0) * job->cell);
-                        job->y[c2] = top;
-                        uint32_t *o = job->tri + 3 * (size_t)r.tri;
-                        o[0] = c0, o[1] = cwise ? c2 : c1, o[2] = cwise ? c1 : c2;
-                        o[3] = c0, o[4] = cwise ? c3 : c2, o[5] = cwise ? c2 : c3;
-                        r.tri += 2;
-                        cols[2 * i + 1] = c2;
-                        r.left_c1 = c1;
-                        r.left_c2 = c2;
+                        /* a run of all-solid cells: regular output */
+                        uint64_t rest = ~(full >> bit);
+                        unsigned run = rest ? ctz64(rest) : 64u;
+                        uint32_t c0 = r.left_c1, c3 = r.left_c2, base = r.cur;
+                        float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
+                        uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r.tri;
+                        uint32_t *WK_RESTRICT col = cols + 2 * (size_t)i + 1;
+                        const double cell = job->cell, gx1 = (double)(job->x0 + i) + 1.0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* index pairs as 64-bit stores (little-endian: the low half comes first) */
+#define PAIR(dst, a, b)                                       \
+    do {                                                      \
+        uint64_t pair_ = (uint64_t)(a) | (uint64_t)(b) << 32; \
+        memcpy((dst), &pair_, 8);                             \
+    } while (0)
+#else
+#define PAIR(dst, a, b) ((dst)[0] = (a), (dst)[1] = (b))
+#endif
+#define FULL_RUN(P1, P2, Q1, Q2)                              \
+    for (unsigned k = 0; k < run; k++) {                      \
+        uint32_t c1 = col[2 * k], c2 = base + k;              \
+        xo[k] = (float)((gx1 + (double)k) * cell);            \
+        yo[k] = top;                                          \
+        PAIR(o + 6 * k, c0, P1);                              \
+        PAIR(o + 6 * k + 2, P2, c0);                          \
+        PAIR(o + 6 * k + 4, Q1, Q2);                          \
+        col[2 * k] = c2;                                      \
+        c0 = c1;                                              \
+        c3 = c2;                                              \
+    }
+                        if (cwise) FULL_RUN(c2, c1, c3, c2) else FULL_RUN(c1, c2, c2, c3)
+#undef FULL_RUN
+#undef PAIR
+                        i += run;
+                        r.cur = base + run;
+                        r.tri += 2 * run;
+                        r.left_c1 = c0;
+                        r.left_c2 = c3;
+                        act = bit + run >= 64 ? 0 : act & (~(uint64_t)0 << (bit + run));
                         continue;
                     }
                     cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                    act &= act - 1;
                 }
             }
         }
