@@ -43,6 +43,9 @@
  *   wk_vi wk_lut16_get_lo8(t, h): t[h] where every lane has h < 8 (other
  *                             lanes unspecified); one permute on AVX2
  *                             (added for noise)
+ *   wk_vm wk_vf_ge(a, b)      a >= b per lane, ordered (NaN lanes false)   [contour]
+ *   WK_W8, uint64_t wk_u8_ge_bits(p, t)  bit k iff p[k] >= t (unsigned), for
+ *                             the WK_W8 bytes at p (32 / 64 / 16)          [contour]
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

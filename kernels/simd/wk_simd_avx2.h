@@ -130,3 +130,14 @@ static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)_mm256_movemask_ps
 /* ---- added for noise ---- */
 /* t[h] for lanes with h in 0..7 (other lanes: unspecified): one vpermd. */
 static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return _mm256_permutevar8x32_epi32(t.lo, h); }
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GE_OQ)); }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 32
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i ge = _mm256_cmpeq_epi8(_mm256_max_epu8(x, _mm256_set1_epi8((char)t)), x);
+    return (uint32_t)_mm256_movemask_epi8(ge);
+}

@@ -129,3 +129,12 @@ static inline uint32_t wk_vm_bits(wk_vm m) { return (uint32_t)m; }
 /* ---- added for noise ---- */
 /* t[h] for lanes with h in 0..7 (other lanes: unspecified). */
 static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return wk_lut16_get(t, h); }
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 64
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    return (uint64_t)_mm512_cmpge_epu8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8((char)t));
+}

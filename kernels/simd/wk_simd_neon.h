@@ -141,3 +141,14 @@ static inline uint32_t wk_vm_bits(wk_vm m) {
 /* ---- added for noise ---- */
 /* t[h] for lanes with h in 0..7 (other lanes: unspecified). */
 static inline wk_vi wk_lut16_get_lo8(wk_lut16 t, wk_vi h) { return wk_lut16_get(t, h); }
+/* ---- added for contour ---- */
+/* a >= b per lane (ordered: a NaN lane is false). */
+static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return vcgeq_f32(a, b); }
+/* WK_W8 bytes per byte vector; the unsigned x >= t mask of WK_W8 bytes at p
+ * (bit k: byte p[k]). */
+#define WK_W8 16
+static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
+    static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t m = vandq_u8(vcgeq_u8(vld1q_u8(p), vdupq_n_u8(t)), vld1q_u8(weight));
+    return (uint64_t)vaddv_u8(vget_low_u8(m)) | (uint64_t)vaddv_u8(vget_high_u8(m)) << 8;
+}

@@ -1,0 +1,456 @@
+/* The contour family's SIMD path, one source compiled once per ISA.
+ *
+ * Classification is vectorized: each node row of a strip of cells becomes a
+ * bit mask (bit i: node solid, v >= iso, NaN empty), one compare per vector
+ * of nodes, each node row classified once while the rows roll upwards.
+ * Whole-word bit operations then give, per 64 cells, the crossed edges, the
+ * cells that need work (any solid corner when triangles are wanted, else
+ * mixed cells) and the counts (popcounts: the count pass touches no cell
+ * one by one except separated saddles). Only the cells that need work go
+ * through the per-cell code, table-driven, in the same row-major order as
+ * the reference, so the output is the same bits. */
+#include "core/wk_fp_guard.h"
+
+#include <string.h>
+
+#include "contour_impl.h"
+#include "wk_simd.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WK_RESTRICT __restrict__
+#else
+#define WK_RESTRICT
+#endif
+
+/* Cells per strip: rows wider than this are classified a strip at a time
+ * (each node row then three times). */
+enum { STRIP = 4096, WORDS = STRIP / 64 + 2 };
+
+WK_INLINE uint64_t pop64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (x * 0x0101010101010101ull) >> 56;
+}
+
+WK_INLINE unsigned ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1)) x >>= 1, n++;
+    return n;
+#endif
+}
+
+WK_INLINE void classify_step(const float *p, wk_vf iso, uint64_t *bits, size_t i, size_t m) {
+    uint64_t b = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + i, m), iso));
+    if (m < WK_W) b &= ((uint64_t)1 << m) - 1;
+    bits[i / 64] |= b << (i % 64);
+}
+
+/* bits[] = solid mask of n nodes at p (words past n cleared). */
+static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
+    size_t words = n / 64 + 2;
+    for (size_t w = 0; w < words; w++) bits[w] = 0;
+    const wk_vf viso = wk_vf_set1(iso);
+    WK_VECTOR_LOOP(n, classify_step, p, viso, bits);
+}
+
+/* Byte fields: one unsigned byte compare per WK_W8 nodes. */
+static void classify_u8(const uint8_t *p, size_t n, uint8_t iso, uint64_t *bits) {
+    size_t words = n / 64 + 2;
+    for (size_t w = 0; w < words; w++) bits[w] = 0;
+    size_t i = 0;
+    /* full byte vectors (WK_W8 divides 64), then the tail through a copy */
+    for (; i + WK_W8 <= n; i += WK_W8) bits[i / 64] |= wk_u8_ge_bits(p + i, iso) << (i % 64);
+    if (i < n) {
+        uint8_t tail[WK_W8];
+        memset(tail, 0, sizeof tail);
+        memcpy(tail, p + i, n - i);
+        uint64_t b = wk_u8_ge_bits(tail, iso) & ((((uint64_t)1) << (n - i)) - 1);
+        bits[i / 64] |= b << (i % 64);
+    }
+}
+
+/* Solid mask of node row r, nodes s0 .. s0 + n - 1 of the rectangle. */
+static void classify_row(const wk__msq_job *job, uint32_t r, uint32_t s0, size_t n, uint64_t *bits) {
+    if (job->v8) classify_u8(job->v8 + (size_t)r * job->stride + s0, n, (uint8_t)job->iso, bits);
+    else classify(job->v + (size_t)r * job->stride + s0, n, job->iso, bits);
+}
+
+WK_INLINE uint64_t shr1(const uint64_t *b, size_t w) { return (b[w] >> 1) | (b[w + 1] << 63); }
+
+WK_INLINE unsigned bit_at(const uint64_t *b, size_t i) { return (unsigned)(b[i / 64] >> (i % 64)) & 1u; }
+
+/* Case of cell i from the masks of its lower and upper node rows. */
+WK_INLINE unsigned case_of(const uint64_t *lo, const uint64_t *hi, size_t i) {
+    return bit_at(lo, i) | bit_at(lo, i + 1) << 1 | bit_at(hi, i + 1) << 2 | bit_at(hi, i) << 3;
+}
+
+/* Per-word masks of 64 cells (bit b: cell w * 64 + b of the strip). */
+typedef struct cell_words {
+    uint64_t l, l1, u, u1; /* corners c0, c1, c3, c2 solid */
+    uint64_t valid;
+} cell_words;
+
+WK_INLINE cell_words words_at(const uint64_t *lo, const uint64_t *hi, size_t w, size_t n) {
+    cell_words c;
+    c.l = lo[w];
+    c.l1 = shr1(lo, w);
+    c.u = hi[w];
+    c.u1 = shr1(hi, w);
+    size_t first = w * 64;
+    c.valid = n - first >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << (n - first)) - 1);
+    return c;
+}
+
+WK_INLINE uint64_t active_of(const cell_words *c, int tri) {
+    uint64_t any = c->l | c->l1 | c->u | c->u1;
+    uint64_t all = c->l & c->l1 & c->u & c->u1;
+    return (tri ? any : any & ~all) & c->valid;
+}
+
+/* Rolling node-row masks of one strip. */
+typedef struct strip_rows {
+    uint64_t buf[3][WORDS];
+    uint64_t *row[3];  /* node rows r0, r0 + 1, r0 + 2 */
+    uint32_t r0;       /* UINT32_MAX: none */
+} strip_rows;
+
+/* Makes row[0..2] hold node rows r, r+1, r+2 (those that exist up to
+ * `last`) of the strip [s0, s0 + n] nodes. */
+static void rows_at(const wk__msq_job *job, strip_rows *sr, uint32_t r, uint32_t last, uint32_t s0, size_t n,
+                    int keep) {
+    if (keep && sr->r0 != UINT32_MAX && r == sr->r0 + 1) {
+        uint64_t *t = sr->row[0];
+        sr->row[0] = sr->row[1];
+        sr->row[1] = sr->row[2];
+        sr->row[2] = t;
+        if (r + 2 <= last) classify_row(job, r + 2, s0, n + 1, sr->row[2]);
+    } else if (!keep || sr->r0 != r) {
+        for (int k = 0; k < 3; k++)
+            if (r + (uint32_t)k <= last)
+                classify_row(job, r + (uint32_t)k, s0, n + 1, sr->row[k]);
+    }
+    sr->r0 = r;
+}
+
+static void rows_init(strip_rows *sr) {
+    for (int k = 0; k < 3; k++) sr->row[k] = sr->buf[k];
+    sr->r0 = UINT32_MAX;
+}
+
+static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *c) {
+    const uint64_t T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    int one_strip = job->cw <= STRIP;
+    strip_rows sr;
+    rows_init(&sr);
+    uint64_t vert = 0, tri = 0, seg = 0;
+    for (uint32_t j = j0; j < j1; j++) {
+        for (uint32_t s0 = 0; s0 < job->cw; s0 += STRIP) {
+            size_t n = job->cw - s0 < STRIP ? job->cw - s0 : STRIP;
+            rows_at(job, &sr, j, job->ch, s0, n, one_strip);
+            const uint64_t *lo = sr.row[0], *hi = sr.row[1];
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words cw = words_at(lo, hi, w, n);
+                uint64_t v = cw.valid;
+                uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
+                uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
+                uint64_t mixed = h_lo | h_hi | v_l | v_r;
+                uint64_t saddle = ~(cw.l ^ cw.u1) & ~(cw.l1 ^ cw.u) & (cw.l ^ cw.l1) & v;
+                vert += pop64(v_r) + pop64(h_hi) + T * pop64(cw.u1 & v);
+                if (j == 0) vert += pop64(h_lo) + T * pop64(cw.l1 & v);
+                if (s0 == 0 && w == 0) vert += (v_l & 1) + T * (cw.u & 1) + (j == 0 ? T * (cw.l & 1) : 0);
+                seg += S * (pop64(mixed) + pop64(saddle));
+                if (T) {
+                    uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
+                    uint64_t sep = 0;
+                    for (uint64_t sd = saddle; sd; sd &= sd - 1) {
+                        float fv[4];
+                        wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
+                        sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
+                    }
+                    tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
+                           pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
+                }
+            }
+        }
+    }
+    c->vert += vert;
+    c->tri += tri;
+    c->seg += seg;
+}
+
+/* Slots present per case: [tri][case]. */
+static const uint8_t present_table[2][16] = {
+    {0x00, 0x82, 0x0A, 0x88, 0x28, 0xAA, 0x22, 0xA0, 0xA0, 0x22, 0xAA, 0x28, 0x88, 0x0A, 0x82, 0x00},
+    {0x00, 0x83, 0x0E, 0x8D, 0x38, 0xBB, 0x36, 0xB5, 0xE0, 0x63, 0xEE, 0x6D, 0xD8, 0x5B, 0xD6, 0x55}};
+
+/* One cell through the tables (the same result as wk__msq_cell). */
+/* cols (one strip only, else NULL): per column i, the e2 and c2 indices of
+ * the last cell written there (the row below); r->below_c3 then holds the
+ * first column's c3. */
+WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, uint32_t i, uint32_t j, int tri,
+                         int seg, int cwise, uint32_t *cols) {
+    float v[4];
+    wk__msq_values(job, i, j, v);
+    uint32_t gx = job->x0 + i, gy = job->y0 + j;
+    unsigned own = present_table[tri][cs] & wk__msq_owned(i == 0, j == 0);
+    uint32_t idx[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t next = r->cur;
+    /* slot by slot with constant slots: straight-line position code */
+#define SLOT(k)                                                                                  \
+    if (own & (1u << (k))) {                                                                     \
+        idx[k] = next;                                                                           \
+        wk__msq_position((k), gx, gy, v, job->iso, job->cell, &job->x[next], &job->y[next]);     \
+        next++;                                                                                  \
+    }
+    SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) SLOT(7)
+#undef SLOT
+    r->cur = next;
+    if (j > 0 && cols) {
+        idx[0] = i > 0 ? r->left_c1 : r->below_c3;
+        idx[1] = cols[2 * i];
+        idx[2] = cols[2 * i + 1];
+    } else if (j > 0) {
+        idx[0] = r->below_c3;
+        idx[1] = r->below_e2;
+        idx[2] = r->below_c2;
+    } else if (i > 0) {
+        idx[0] = r->left_c1;
+    }
+    if (i > 0) {
+        idx[6] = r->left_c2;
+        idx[7] = r->left_e1;
+    }
+    r->left_c1 = idx[2];
+    r->left_c2 = idx[4];
+    r->left_e1 = idx[3];
+    if (cols) {
+        cols[2 * i] = idx[5];
+        cols[2 * i + 1] = idx[4];
+        if (i == 0) r->below_c3 = idx[6];
+    }
+    unsigned config = cs;
+    if (cs == 5 || cs == 10)
+        if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
+    if (tri && config != 0) { /* (no pointer arithmetic on a NULL buffer) */
+        const uint8_t *t = wk__msq_tri_table[config];
+        uint32_t *o = job->tri + 3 * (size_t)r->tri;
+        int a = cwise ? 2 : 1, b = cwise ? 1 : 2;
+        for (int k = 0; k < t[0]; k++) {
+            o[3 * k] = idx[t[1 + 3 * k]];
+            o[3 * k + 1] = idx[t[1 + 3 * k + a]];
+            o[3 * k + 2] = idx[t[1 + 3 * k + b]];
+        }
+        r->tri += t[0];
+    }
+    if (seg && config != 0 && config != 15) {
+        const uint8_t *t = wk__msq_seg_table[config];
+        uint32_t *o = job->seg + 2 * (size_t)r->seg;
+        for (int k = 0; k < t[0]; k++) {
+            o[2 * k] = idx[t[1 + 2 * k]];
+            o[2 * k + 1] = idx[t[2 + 2 * k]];
+        }
+        r->seg += t[0];
+    }
+}
+
+/* Segments only, an interior cell (i > 0, j > 0) of one strip: it owns at
+ * most e1 and e2; e0 comes from the row below (cols), e3 from the left
+ * neighbour. The same output as cell_fast, with less bookkeeping. */
+WK_INLINE void seg_cell_interior(const wk__msq_job *job, wk__msq_row *r, unsigned cs, uint32_t i, uint32_t j,
+                                 uint32_t *cols, float top) {
+    const float *lo = job->v ? job->v + (size_t)j * job->stride + i : NULL;
+    float v[4];
+    if (lo) {
+        const float *hi = lo + job->stride;
+        v[0] = lo[0], v[1] = lo[1], v[2] = hi[1], v[3] = hi[0];
+    } else {
+        wk__msq_values(job, i, j, v);
+    }
+    unsigned c1 = cs >> 1 & 1u, c2 = cs >> 2 & 1u, c3 = cs >> 3 & 1u;
+    uint32_t e[4];
+    uint32_t next = r->cur;
+    e[0] = cols[2 * i];
+    e[3] = r->left_e1;
+    e[1] = next;
+    if (c1 != c2) {
+        float t = wk__msq_t(v[1], v[2], job->iso);
+        job->x[next] = (float)(((double)(job->x0 + i) + 1.0) * job->cell);
+        job->y[next] = (float)(((double)(job->y0 + j) + (double)t) * job->cell);
+        next++;
+    }
+    e[2] = next;
+    if (c2 != c3) {
+        float t = wk__msq_t(v[3], v[2], job->iso);
+        job->x[next] = (float)(((double)(job->x0 + i) + (double)t) * job->cell);
+        job->y[next] = top;
+        next++;
+    }
+    r->cur = next;
+    r->left_e1 = e[1];
+    cols[2 * i] = e[2];
+    unsigned config = cs;
+    if (cs == 5 || cs == 10)
+        if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
+    const uint8_t *t = wk__msq_seg_table[config];
+    uint32_t *o = job->seg + 2 * (size_t)r->seg;
+    o[0] = e[t[1] >> 1];
+    o[1] = e[t[2] >> 1];
+    if (t[0] == 2) {
+        o[2] = e[t[3] >> 1];
+        o[3] = e[t[4] >> 1];
+    }
+    r->seg += t[0];
+}
+
+WK_INLINE void below_fast(wk__msq_row *r, unsigned bcs, int tri, uint32_t i, uint32_t j) {
+    unsigned own = present_table[tri][bcs] & wk__msq_owned(i == 0, j - 1 == 0);
+    r->below_c2 = r->below + wk__msq_popcount(own & 0x0Fu);
+    r->below_e2 = r->below + wk__msq_popcount(own & 0x1Fu);
+    r->below_c3 = i == 0 ? r->below + wk__msq_popcount(own & 0x3Fu) : r->prev_below_c2;
+    r->prev_below_c2 = r->below_c2;
+    r->below += wk__msq_popcount(own);
+}
+
+static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
+                       uint32_t sbase, wk__msq_counts *c) {
+    const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    const int cwise = (job->flags & WK_MSQ_CLOCKWISE) != 0;
+    wk__msq_row r = {0};
+    r.cur = vbase;
+    r.tri = tbase;
+    r.seg = sbase;
+    uint32_t below = 0;
+    if (j0 > 0) {
+        wk__msq_counts prev = {0, 0, 0};
+        count_rows(job, j0 - 1, j0, &prev);
+        below = vbase - (uint32_t)prev.vert;
+    }
+    int one_strip = job->cw <= STRIP;
+    strip_rows sr;
+    rows_init(&sr);
+    if (one_strip) {
+        /* One strip: the row below hands its indices over per column. */
+        uint32_t cols[2 * STRIP];
+        size_t n = job->cw;
+        if (j0 > 0) {
+            r.below = below;
+            rows_at(job, &sr, j0 - 1, job->ch, 0, n, 1);
+            uint32_t col0_c3 = 0;
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words b = words_at(sr.row[0], sr.row[1], w, n);
+                for (uint64_t act = active_of(&b, tri); act; act &= act - 1) {
+                    size_t i = w * 64 + ctz64(act);
+                    below_fast(&r, case_of(sr.row[0], sr.row[1], i), tri, (uint32_t)i, j0);
+                    cols[2 * i] = r.below_e2;
+                    cols[2 * i + 1] = r.below_c2;
+                    if (i == 0) col0_c3 = r.below_c3;
+                }
+            }
+            r.below_c3 = col0_c3;
+        }
+        for (uint32_t j = j0; j < j1; j++) {
+            rows_at(job, &sr, j, job->ch, 0, n, 1);
+            const uint64_t *lo = sr.row[0], *hi = sr.row[1];
+            /* all-solid interior cells (triangles): own c2 only, two triangles */
+            const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words cur = words_at(lo, hi, w, n);
+                uint64_t full = 0;
+                if (tri && j > 0) full = cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
+                uint64_t act = active_of(&cur, tri);
+                while (act) {
+                    unsigned bit = ctz64(act);
+                    uint32_t i = (uint32_t)(w * 64 + bit);
+                    if (full >> bit & 1) {
+                        /* a run of all-solid cells: regular output */
+                        uint64_t rest = ~(full >> bit);
+                        unsigned run = rest ? ctz64(rest) : 64u;
+                        uint32_t c0 = r.left_c1, c3 = r.left_c2, base = r.cur;
+                        float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
+                        uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r.tri;
+                        uint32_t *WK_RESTRICT col = cols + 2 * (size_t)i + 1;
+                        const double cell = job->cell, gx1 = (double)(job->x0 + i) + 1.0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* index pairs as 64-bit stores (little-endian: the low half comes first) */
+#define PAIR(dst, a, b)                                       \
+    do {                                                      \
+        uint64_t pair_ = (uint64_t)(a) | (uint64_t)(b) << 32; \
+        memcpy((dst), &pair_, 8);                             \
+    } while (0)
+#else
+#define PAIR(dst, a, b) ((dst)[0] = (a), (dst)[1] = (b))
+#endif
+#define FULL_RUN(P1, P2, Q1, Q2)                              \
+    for (unsigned k = 0; k < run; k++) {                      \
+        uint32_t c1 = col[2 * k], c2 = base + k;              \
+        xo[k] = (float)((gx1 + (double)k) * cell);            \
+        yo[k] = top;                                          \
+        PAIR(o + 6 * k, c0, P1);                              \
+        PAIR(o + 6 * k + 2, P2, c0);                          \
+        PAIR(o + 6 * k + 4, Q1, Q2);                          \
+        col[2 * k] = c2;                                      \
+        c0 = c1;                                              \
+        c3 = c2;                                              \
+    }
+                        if (cwise) FULL_RUN(c2, c1, c3, c2) else FULL_RUN(c1, c2, c2, c3)
+#undef FULL_RUN
+#undef PAIR
+                        i += run;
+                        r.cur = base + run;
+                        r.tri += 2 * run;
+                        r.left_c1 = c0;
+                        r.left_c2 = c3;
+                        act = bit + run >= 64 ? 0 : act & (~(uint64_t)0 << (bit + run));
+                        continue;
+                    }
+                    if (!tri && i > 0 && j > 0) seg_cell_interior(job, &r, case_of(lo, hi, i), i, j, cols, top);
+                    else cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                    act &= act - 1;
+                }
+            }
+        }
+        c->vert = r.cur - vbase;
+        c->tri = r.tri - tbase;
+        c->seg = r.seg - sbase;
+        return;
+    }
+    uint64_t prev_act[WORDS]; /* one strip: the previous row's active cells */
+    for (uint32_t j = j0; j < j1; j++) {
+        r.below = below;
+        below = r.cur;
+        uint32_t rb = j > 0 ? j - 1 : 0; /* first node row held */
+        for (uint32_t s0 = 0; s0 < job->cw; s0 += STRIP) {
+            size_t n = job->cw - s0 < STRIP ? job->cw - s0 : STRIP;
+            rows_at(job, &sr, rb, job->ch, s0, n, one_strip);
+            const uint64_t *lo = sr.row[j - rb], *hi = sr.row[j - rb + 1], *bl = sr.row[0];
+            int have_prev = one_strip && j > j0;
+            for (size_t w = 0; w * 64 < n; w++) {
+                cell_words cur = words_at(lo, hi, w, n);
+                uint64_t act = active_of(&cur, tri), act_below = 0;
+                if (have_prev) {
+                    act_below = prev_act[w];
+                } else if (j > 0) {
+                    cell_words b = words_at(bl, lo, w, n);
+                    act_below = active_of(&b, tri);
+                }
+                prev_act[w] = act;
+                for (uint64_t any = act | act_below; any; any &= any - 1) {
+                    unsigned bit = ctz64(any);
+                    size_t i = w * 64 + bit;
+                    uint32_t gi = (uint32_t)(s0 + i);
+                    if (act_below >> bit & 1) below_fast(&r, case_of(bl, lo, i), tri, gi, j);
+                    if (act >> bit & 1) cell_fast(job, &r, case_of(lo, hi, i), gi, j, tri, seg, cwise, NULL);
+                }
+            }
+        }
+    }
+    c->vert = r.cur - vbase;
+    c->tri = r.tri - tbase;
+    c->seg = r.seg - sbase;
+}
+
+const wk__contour_kernels WK_SIMD_NAME(wk__contour_kernels) = {count_rows, write_rows};
