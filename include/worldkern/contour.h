@@ -235,15 +235,13 @@ typedef struct wk_msq_chunks_desc {
     uint32_t chunk;    /* cells per chunk side; 1..65536 */
     uint32_t flags;    /* WK_MSQ_* as for wk_msq_build */
     float iso, cell;   /* as for wk_msq_build */
-    /* Allocator hooks (both NULL: malloc/free); called only from create,
+    /* Allocator hooks (wk.h; zero: malloc/free); called only from create,
      * destroy and rebuild, on the calling thread. */
-    void *(*alloc)(void *user, size_t bytes);
-    void (*free)(void *user, void *p);
-    void *alloc_user;
+    wk_allocator alloc;
     uint64_t reserved[4];
 } wk_msq_chunks_desc;
 #define WK_MSQ_CHUNKS_DESC_DEFAULTS \
-    {0, 0, 32, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, 0.5f, 1.0f, 0, 0, 0, {0, 0, 0, 0}}
+    {0, 0, 32, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, 0.5f, 1.0f, WK_ALLOCATOR_DEFAULTS, {0, 0, 0, 0}}
 
 /* Creates the object with every chunk dirty. Errors: WK_ERR_NULL,
  * WK_ERR_INVALID_ARG (sizes, flags, cell, reserved, one hook without the

@@ -21,6 +21,7 @@ typedef struct chunk {
 
 struct wk_msq_chunks {
     wk_msq_chunks_desc d;
+    wk_allocator hooks;    /* d.alloc resolved */
     uint32_t cw, ch;       /* cells */
     uint32_t nx, ny;       /* chunks */
     chunk *chunks;
@@ -29,14 +30,13 @@ struct wk_msq_chunks {
     uint32_t *retry;       /* chunks to build again after growing */
 };
 
-static void *c_alloc(const wk_msq_chunks_desc *d, size_t bytes) {
+static void *c_alloc(const wk_allocator *h, size_t bytes) {
     if (bytes == 0) bytes = 1;
-    return d->alloc ? d->alloc(d->alloc_user, bytes) : malloc(bytes);
+    return h->alloc(h->user, bytes);
 }
-static void c_free(const wk_msq_chunks_desc *d, void *p) {
-    if (!p) return;
-    if (d->free) d->free(d->alloc_user, p);
-    else free(p);
+/* bytes: what c_alloc was asked for (the hooks get the size back). */
+static void c_free(const wk_allocator *h, void *p, size_t bytes) {
+    if (p) h->free(h->user, p, bytes ? bytes : 1);
 }
 
 static wk_status create_run(const wk_msq_chunks_desc *d, wk_msq_chunks **out) {
@@ -54,23 +54,26 @@ static wk_status create_run(const wk_msq_chunks_desc *d, wk_msq_chunks **out) {
     if ((d->flags & ~(uint32_t)(WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS | WK_MSQ_CLOCKWISE)) ||
         !(d->flags & (WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS)))
         return wk__fail(WK_ERR_INVALID_ARG, "d->flags must be WK_MSQ_* with TRIANGLES or SEGMENTS, got 0x%x", d->flags);
-    if (!d->alloc != !d->free) return wk__fail(WK_ERR_INVALID_ARG, "d->alloc and d->free must be both set or both NULL");
+    wk_allocator hooks;
+    wk_status s = wk__allocator_resolve(&d->alloc, "d->alloc", &hooks);
+    if (s != WK_OK) return s;
     uint32_t cw = d->w - 1, ch = d->h - 1;
     uint32_t nx = cw / d->chunk + (cw % d->chunk != 0), ny = ch / d->chunk + (ch % d->chunk != 0);
     uint64_t n = (uint64_t)nx * ny;
     if (n > UINT32_MAX / 2 || n > SIZE_MAX / sizeof(chunk))
         return wk__fail(WK_ERR_OVERFLOW, "%llu chunks are too many", (unsigned long long)n);
-    wk_msq_chunks *c = c_alloc(d, sizeof *c);
+    wk_msq_chunks *c = c_alloc(&hooks, sizeof *c);
     if (!c) return wk__fail(WK_ERR_NO_MEMORY, "allocating the object failed");
     memset(c, 0, sizeof *c);
     c->d = *d;
+    c->hooks = hooks;
     c->cw = cw;
     c->ch = ch;
     c->nx = nx;
     c->ny = ny;
-    c->chunks = c_alloc(d, (size_t)n * sizeof(chunk));
-    c->dirty = c_alloc(d, (size_t)n * sizeof(uint32_t));
-    c->retry = c_alloc(d, (size_t)n * sizeof(uint32_t));
+    c->chunks = c_alloc(&hooks, (size_t)n * sizeof(chunk));
+    c->dirty = c_alloc(&hooks, (size_t)n * sizeof(uint32_t));
+    c->retry = c_alloc(&hooks, (size_t)n * sizeof(uint32_t));
     if (!c->chunks || !c->dirty || !c->retry) {
         wk_msq_chunks_destroy(c);
         return wk__fail(WK_ERR_NO_MEMORY, "allocating %llu chunks failed", (unsigned long long)n);
@@ -92,19 +95,20 @@ wk_status wk_msq_chunks_create(const wk_msq_chunks_desc *d, wk_msq_chunks **out)
 
 void wk_msq_chunks_destroy(wk_msq_chunks *c) {
     if (!c) return;
-    wk_msq_chunks_desc d = c->d;
+    wk_allocator h = c->hooks;
+    size_t n = (size_t)c->nx * c->ny;
     if (c->chunks)
-        for (uint32_t i = 0; i < c->nx * c->ny; i++) {
+        for (size_t i = 0; i < n; i++) {
             chunk *k = &c->chunks[i];
-            c_free(&d, k->x);
-            c_free(&d, k->y);
-            c_free(&d, k->tri);
-            c_free(&d, k->seg);
+            c_free(&h, k->x, (size_t)k->vcap * sizeof(float));
+            c_free(&h, k->y, (size_t)k->vcap * sizeof(float));
+            c_free(&h, k->tri, (size_t)k->tcap * 3 * sizeof(uint32_t));
+            c_free(&h, k->seg, (size_t)k->scap * 2 * sizeof(uint32_t));
         }
-    c_free(&d, c->chunks);
-    c_free(&d, c->dirty);
-    c_free(&d, c->retry);
-    c_free(&d, c);
+    c_free(&h, c->chunks, n * sizeof(chunk));
+    c_free(&h, c->dirty, n * sizeof(uint32_t));
+    c_free(&h, c->retry, n * sizeof(uint32_t));
+    c_free(&h, c, sizeof *c);
 }
 
 wk_status wk_msq_chunks_grid(const wk_msq_chunks *c, uint32_t *nx, uint32_t *ny) {
@@ -213,17 +217,17 @@ static uint32_t grown(uint32_t need) {
 }
 
 /* Grows chunk k's buffers to its needs; 0 when an allocation failed. */
-static int grow(const wk_msq_chunks_desc *d, chunk *k) {
+static int grow(const wk_allocator *h, chunk *k) {
     if (k->need_v > k->vcap) {
         uint32_t cap = grown(k->need_v);
-        float *x = c_alloc(d, (size_t)cap * sizeof(float)), *y = c_alloc(d, (size_t)cap * sizeof(float));
+        float *x = c_alloc(h, (size_t)cap * sizeof(float)), *y = c_alloc(h, (size_t)cap * sizeof(float));
         if (!x || !y) {
-            c_free(d, x);
-            c_free(d, y);
+            c_free(h, x, (size_t)cap * sizeof(float));
+            c_free(h, y, (size_t)cap * sizeof(float));
             return 0;
         }
-        c_free(d, k->x);
-        c_free(d, k->y);
+        c_free(h, k->x, (size_t)k->vcap * sizeof(float));
+        c_free(h, k->y, (size_t)k->vcap * sizeof(float));
         k->x = x;
         k->y = y;
         k->vcap = cap;
@@ -231,18 +235,18 @@ static int grow(const wk_msq_chunks_desc *d, chunk *k) {
     }
     if (k->need_t > k->tcap) {
         uint32_t cap = grown(k->need_t);
-        uint32_t *t = c_alloc(d, (size_t)cap * 3 * sizeof(uint32_t));
+        uint32_t *t = c_alloc(h, (size_t)cap * 3 * sizeof(uint32_t));
         if (!t) return 0;
-        c_free(d, k->tri);
+        c_free(h, k->tri, (size_t)k->tcap * 3 * sizeof(uint32_t));
         k->tri = t;
         k->tcap = cap;
         k->ntri = 0;
     }
     if (k->need_s > k->scap) {
         uint32_t cap = grown(k->need_s);
-        uint32_t *s = c_alloc(d, (size_t)cap * 2 * sizeof(uint32_t));
+        uint32_t *s = c_alloc(h, (size_t)cap * 2 * sizeof(uint32_t));
         if (!s) return 0;
-        c_free(d, k->seg);
+        c_free(h, k->seg, (size_t)k->scap * 2 * sizeof(uint32_t));
         k->seg = s;
         k->scap = cap;
         k->nseg = 0;
@@ -275,7 +279,7 @@ static wk_status rebuild_run(const wk__call *call, wk_msq_chunks *c, const wk_fi
     for (uint32_t i = 0; i < n; i++) {
         chunk *k = &c->chunks[c->dirty[i]];
         if (k->status == WK_ERR_CAPACITY) {
-            if (!grow(&c->d, k)) {
+            if (!grow(&c->hooks, k)) {
                 if (first_error == WK_OK) first_error = wk__fail(WK_ERR_NO_MEMORY, "growing a chunk's buffers failed");
                 continue;
             }

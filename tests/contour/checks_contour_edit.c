@@ -466,13 +466,16 @@ int wk_check_brush_round(void) {
 
 typedef struct counting_alloc {
     int allocs, frees;
+    long long bytes; /* outstanding: every free must give back its allocation's size */
 } counting_alloc;
 static void *count_alloc(void *user, size_t bytes) {
     ((counting_alloc *)user)->allocs++;
+    ((counting_alloc *)user)->bytes += (long long)bytes;
     return malloc(bytes);
 }
-static void count_free(void *user, void *p) {
+static void count_free(void *user, void *p, size_t bytes) {
     ((counting_alloc *)user)->frees++;
+    ((counting_alloc *)user)->bytes -= (long long)bytes;
     free(p);
 }
 
@@ -517,16 +520,16 @@ int wk_check_chunks_rebuild(void) {
     const uint32_t w = 97, h = 70, n = 16;
     float *v = smooth_field(w, h, 33, 1.0 / 12.0);
     for (uint32_t i = 0; i < w * h; i++) v[i] = v[i] * 0.5f + 0.5f; /* densities around 0.5 */
-    counting_alloc ca = {0, 0};
+    counting_alloc ca = {0, 0, 0};
     wk_msq_chunks_desc d = WK_MSQ_CHUNKS_DESC_DEFAULTS;
     d.w = w;
     d.h = h;
     d.chunk = n;
     d.iso = 0.5f;
     d.cell = 0.5f;
-    d.alloc = count_alloc;
-    d.free = count_free;
-    d.alloc_user = &ca;
+    d.alloc.alloc = count_alloc;
+    d.alloc.free = count_free;
+    d.alloc.user = &ca;
     wk_msq_chunks *c = NULL;
     wk_status s = wk_msq_chunks_create(&d, &c);
     EXPECT(s == WK_OK && c, "create: %d", s);
@@ -599,6 +602,7 @@ int wk_check_chunks_rebuild(void) {
     EXPECT(wk_msq_chunks_mesh(c, nx, 0, &(wk_mesh2){0}) == WK_ERR_INVALID_ARG, "mesh out of range");
     wk_msq_chunks_destroy(c);
     EXPECT(ca.allocs == ca.frees, "allocs %d, frees %d", ca.allocs, ca.frees);
+    EXPECT(ca.bytes == 0, "frees gave back %lld bytes fewer than allocated", ca.bytes);
     wk_msq_chunks_destroy(NULL);
     d.chunk = 0;
     EXPECT(wk_msq_chunks_create(&d, &c) == WK_ERR_INVALID_ARG && c == NULL, "chunk 0");
@@ -609,7 +613,7 @@ int wk_check_chunks_rebuild(void) {
     d.iso = NAN;
     EXPECT(wk_msq_chunks_create(&d, &c) == WK_ERR_NOT_FINITE, "iso NaN");
     d.iso = 0.5f;
-    d.free = NULL;
+    d.alloc.free = NULL;
     EXPECT(wk_msq_chunks_create(&d, &c) == WK_ERR_INVALID_ARG, "half hooks");
     free(v);
     return fails;
