@@ -33,9 +33,12 @@ const char *wk__variant_name(wk__variant v) {
     return (unsigned)v < WK__VARIANTS ? names[v] : "unknown";
 }
 
+/* Built in and on this CPU (the CPU probe is cached). */
+static unsigned supported_mask(void) { return built_isa_mask() & wk__cpu_isa_mask(); }
+
 int wk_isa_supported(wk_isa isa) {
     if (isa <= WK_ISA_DEFAULT || (unsigned)isa >= WK_ISA_COUNT) return 0;
-    return ((built_isa_mask() & wk__cpu_isa_mask()) >> isa) & 1;
+    return (supported_mask() >> isa) & 1;
 }
 
 /* Capability level used by caps: scalar 0, avx2 and neon 1, avx512 2. */
@@ -50,9 +53,10 @@ static int isa_level(wk_isa isa) {
 
 /* The best supported ISA at or below the cap. */
 static wk_isa best_under(wk_isa cap) {
+    unsigned supported = supported_mask();
     wk_isa best = WK_ISA_SCALAR;
-    for (int isa = WK_ISA_SCALAR; isa < WK_ISA_COUNT; isa++)
-        if (wk_isa_supported((wk_isa)isa) && isa_level((wk_isa)isa) <= isa_level(cap) &&
+    for (int isa = WK_ISA_SCALAR + 1; isa < WK_ISA_COUNT; isa++)
+        if (((supported >> isa) & 1) && isa_level((wk_isa)isa) <= isa_level(cap) &&
             isa_level((wk_isa)isa) >= isa_level(best))
             best = (wk_isa)isa;
     return best;

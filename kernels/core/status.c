@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "wk_core.h"
 
@@ -48,11 +49,17 @@ wk_status wk__fail(wk_status code, const char *fmt, ...) {
     return code;
 }
 
+/* Reserved space is checked on every call: eight bytes at a time. */
 int wk__all_zero(const void *p, size_t n) {
     const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i]) return 0;
-    return 1;
+    uint64_t any = 0, word;
+    size_t i = 0;
+    for (; i + sizeof word <= n; i += sizeof word) {
+        memcpy(&word, b + i, sizeof word);
+        any |= word;
+    }
+    for (; i < n; i++) any |= b[i];
+    return any == 0;
 }
 
 int wk__overlap(const void *a, size_t abytes, const void *b, size_t bbytes) {
