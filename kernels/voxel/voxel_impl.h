@@ -3,6 +3,7 @@
 #ifndef WK_VOXEL_IMPL_H
 #define WK_VOXEL_IMPL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -113,6 +114,32 @@ typedef struct wk__vhit {
 /* The traversal (voxel_trace.c): 1 and *hit on a hit, 0 (hit untouched)
  * when none. */
 int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhit *hit);
+
+/* Ray i of r as the walk's input; 0 when a component is NaN (no hit). Every
+ * path loads rays through this, so they all start from the same doubles. */
+static inline int wk__vray_load(const wk_rays *r, size_t i, wk__vray *ray) {
+    ray->o[0] = r->ox[i];
+    ray->o[1] = r->oy[i];
+    ray->o[2] = r->oz[i];
+    ray->d[0] = r->dx[i];
+    ray->d[1] = r->dy[i];
+    ray->d[2] = r->dz[i];
+    ray->limit = r->tmax ? (double)r->tmax[i] : INFINITY;
+    ray->limit_in_s = 0;
+    int any_nan = 0;
+    for (int a = 0; a < 3; a++) any_nan |= isnan(ray->o[a]) | isnan(ray->d[a]);
+    return !any_nan;
+}
+
+/* Ray i's "no hit": t = INFINITY, cell 0, sub and face -1. */
+static inline void wk__voxel_write_miss(const wk_hits *h, size_t i) {
+    h->t[i] = INFINITY;
+    h->x[i] = 0;
+    h->y[i] = 0;
+    h->z[i] = 0;
+    h->sub[i] = -1;
+    h->face[i] = -1;
+}
 
 /* A ray's walk after its setup: the cell, the last event's s and face,
  * the bounds in cells (LO inclusive, HI exclusive) and per-axis constants. */

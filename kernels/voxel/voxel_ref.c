@@ -10,18 +10,8 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
                            size_t end) {
     for (size_t i = begin; i < end; i++) {
         wk__vray ray;
-        ray.o[0] = r->ox[i];
-        ray.o[1] = r->oy[i];
-        ray.o[2] = r->oz[i];
-        ray.d[0] = r->dx[i];
-        ray.d[1] = r->dy[i];
-        ray.d[2] = r->dz[i];
-        ray.limit = r->tmax ? (double)r->tmax[i] : INFINITY;
-        ray.limit_in_s = 0;
         wk__vhit hit;
-        int any_nan = 0;
-        for (int a = 0; a < 3; a++) any_nan |= isnan(ray.o[a]) | isnan(ray.d[a]);
-        if (!any_nan && wk__voxel_trace(w, &ray, &hit)) {
+        if (wk__vray_load(r, i, &ray) && wk__voxel_trace(w, &ray, &hit)) {
             h->t[i] = hit.t;
             h->x[i] = hit.x;
             h->y[i] = hit.y;
@@ -29,12 +19,7 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
             h->sub[i] = hit.sub;
             h->face[i] = hit.face;
         } else {
-            h->t[i] = INFINITY;
-            h->x[i] = 0;
-            h->y[i] = 0;
-            h->z[i] = 0;
-            h->sub[i] = -1;
-            h->face[i] = -1;
+            wk__voxel_write_miss(h, i);
         }
     }
 }

@@ -40,14 +40,6 @@ typedef struct lanes {
     size_t idx[L];
 } lanes;
 
-static void write_miss(const wk_hits *h, size_t i) {
-    h->t[i] = INFINITY;
-    h->x[i] = 0;
-    h->y[i] = 0;
-    h->z[i] = 0;
-    h->sub[i] = -1;
-    h->face[i] = -1;
-}
 
 /* Fills lane l with the next ray that needs a walk; 0 when none is left. */
 static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
@@ -56,19 +48,9 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     while (*next < end) {
         size_t i = (*next)++;
         wk__vray ray;
-        ray.o[0] = r->ox[i];
-        ray.o[1] = r->oy[i];
-        ray.o[2] = r->oz[i];
-        ray.d[0] = r->dx[i];
-        ray.d[1] = r->dy[i];
-        ray.d[2] = r->dz[i];
-        ray.limit = r->tmax ? (double)r->tmax[i] : INFINITY;
-        ray.limit_in_s = 0;
-        int any_nan = 0;
-        for (int a = 0; a < 3; a++) any_nan |= isnan(ray.o[a]) | isnan(ray.d[a]);
         wk__vstate st;
-        if (any_nan || wk__voxel_begin(w, &ray, &st) != 2) {
-            write_miss(h, i);
+        if (!wk__vray_load(r, i, &ray) || wk__voxel_begin(w, &ray, &st) != 2) {
+            wk__voxel_write_miss(h, i);
             continue;
         }
         const __mmask8 m = (__mmask8)(1u << l);
@@ -222,7 +204,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                     int l = __builtin_ctz(m);
                     size_t i = p.idx[l];
                     if (!((in >> l) & 1)) {
-                        write_miss(h, i);
+                        wk__voxel_write_miss(h, i);
                         continue;
                     }
                     h->t[i] = (float)tt[l];
@@ -338,7 +320,7 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             }
             p.ks = _mm512_mask_mov_pd(p.ks, live, es);
         }
-        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) write_miss(h, p.idx[__builtin_ctz(m)]);
+        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= (__mmask8)~done;
         for (unsigned m = done; m; m &= m - 1) {
             int l = __builtin_ctz(m);
@@ -404,14 +386,6 @@ static inline unsigned eq64(__m256i a, __m256i b) { return mb(_mm256_cmpeq_epi64
 static inline unsigned ne64(__m256i a, __m256i b) { return ~eq64(a, b) & 15u; }
 #define CMPD(a, b, pred) mbd(_mm256_cmp_pd((a), (b), (pred)))
 
-static void write_miss(const wk_hits *h, size_t i) {
-    h->t[i] = INFINITY;
-    h->x[i] = 0;
-    h->y[i] = 0;
-    h->z[i] = 0;
-    h->sub[i] = -1;
-    h->face[i] = -1;
-}
 
 static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
                                                         const wk_rays *r, const wk_hits *h, size_t *next,
@@ -419,19 +393,9 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     while (*next < end) {
         size_t i = (*next)++;
         wk__vray ray;
-        ray.o[0] = r->ox[i];
-        ray.o[1] = r->oy[i];
-        ray.o[2] = r->oz[i];
-        ray.d[0] = r->dx[i];
-        ray.d[1] = r->dy[i];
-        ray.d[2] = r->dz[i];
-        ray.limit = r->tmax ? (double)r->tmax[i] : INFINITY;
-        ray.limit_in_s = 0;
-        int any_nan = 0;
-        for (int a = 0; a < 3; a++) any_nan |= isnan(ray.o[a]) | isnan(ray.d[a]);
         wk__vstate st;
-        if (any_nan || wk__voxel_begin(w, &ray, &st) != 2) {
-            write_miss(h, i);
+        if (!wk__vray_load(r, i, &ray) || wk__voxel_begin(w, &ray, &st) != 2) {
+            wk__voxel_write_miss(h, i);
             continue;
         }
         const unsigned m = 1u << l;
@@ -577,7 +541,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                     int l = __builtin_ctz(m);
                     size_t i = p.idx[l];
                     if (!((in >> l) & 1)) {
-                        write_miss(h, i);
+                        wk__voxel_write_miss(h, i);
                         continue;
                     }
                     h->t[i] = (float)tt[l];
@@ -685,7 +649,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
             }
             p.ks = sel_d(live, es, p.ks);
         }
-        for (unsigned m = done & ~hits; m; m &= m - 1) write_miss(h, p.idx[__builtin_ctz(m)]);
+        for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= ~done;
         for (unsigned m = done; m; m &= m - 1) {
             int l = __builtin_ctz(m);
