@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contour_fields.h"
 #include "wk_checks.h"
 #include "worldkern/contour.h"
 #include "worldkern/noise.h"
@@ -56,9 +57,8 @@ static wk_field2 field_of(const float *v, uint32_t w, uint32_t h, size_t stride)
     return f;
 }
 
-/* A smooth field from the library's fBm, shifted so that about `solid` of
- * it is >= 0. */
-static float *noise_field(uint32_t w, uint32_t h, uint32_t seed, double freq, float shift) {
+/* contour_fields.h */
+float *wk_contour_noise_field(uint32_t w, uint32_t h, uint32_t seed, double freq, float shift) {
     float *v = malloc(sizeof(float) * w * h);
     wk_fbm f = WK_FBM_DEFAULTS;
     f.seed = seed;
@@ -325,7 +325,7 @@ int wk_check_msq_closed_area(void) {
     int fails = 0;
     const uint32_t w = 67, h = 53;
     for (uint32_t seed = 0; seed < 4; seed++) {
-        float *v = noise_field(w, h, seed, 1.0 / 9.0, seed == 3 ? 0.3f : 0.0f);
+        float *v = wk_contour_noise_field(w, h, seed, 1.0 / 9.0, seed == 3 ? 0.3f : 0.0f);
         /* empty border ring; a few NaN nodes inside */
         for (uint32_t x = 0; x < w; x++) v[x] = v[(h - 1) * w + x] = -1.0f;
         for (uint32_t y = 0; y < h; y++) v[y * w] = v[y * w + w - 1] = -1.0f;
@@ -381,7 +381,7 @@ static size_t collect(const wk_mesh2 *m, int tris, prim *out) {
 int wk_check_msq_chunk_seams(void) {
     int fails = 0;
     const uint32_t w = 101, h = 77;
-    float *v = noise_field(w, h, 7, 1.0 / 7.0, 0.05f);
+    float *v = wk_contour_noise_field(w, h, 7, 1.0 / 7.0, 0.05f);
     wk_field2 f = field_of(v, w, h, w);
     uint32_t flags = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
     mesh_buf whole = mesh_new(w - 1, h - 1, flags);
@@ -483,7 +483,7 @@ int wk_check_msq_isa_sizes(void) {
     int fails = 0;
     const uint32_t widths[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 130};
     const uint32_t w = 140, h = 24;
-    float *v = noise_field(w, h, 3, 1.0 / 5.0, 0.0f);
+    float *v = wk_contour_noise_field(w, h, 3, 1.0 / 5.0, 0.0f);
     v[5 * w + 9] = NAN;
     v[6 * w + 70] = INFINITY;
     v[7 * w + 71] = -INFINITY;
@@ -503,18 +503,18 @@ int wk_check_msq_isa_sizes(void) {
 int wk_check_msq_isa_wide(void) {
     int fails = 0;
     const uint32_t w = 2200, h = 40;
-    float *v = noise_field(w, h, 11, 1.0 / 13.0, 0.0f);
+    float *v = wk_contour_noise_field(w, h, 11, 1.0 / 13.0, 0.0f);
     fails += isa_compare(v, w, h, 0, 0, w - 1, h - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "wide");
     fails += isa_compare(v, w, h, 3, 1, 2049, h - 3, 0.2f, WK_MSQ_SEGMENTS, "wide seg");
     free(v);
     /* wider than one strip (4096 cells): the strip-by-strip path */
     const uint32_t w3 = 4300, h3 = 7;
-    v = noise_field(w3, h3, 13, 1.0 / 9.0, 0.0f);
+    v = wk_contour_noise_field(w3, h3, 13, 1.0 / 9.0, 0.0f);
     fails += isa_compare(v, w3, h3, 0, 0, w3 - 1, h3 - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "two strips");
     fails += isa_compare(v, w3, h3, 5, 1, 4100, 4, 0.1f, WK_MSQ_SEGMENTS, "two strips seg");
     free(v);
     const uint32_t w2 = 160, h2 = 300;
-    v = noise_field(w2, h2, 12, 1.0 / 4.0, 0.0f);
+    v = wk_contour_noise_field(w2, h2, 12, 1.0 / 4.0, 0.0f);
     fails += isa_compare(v, w2, h2, 0, 0, w2 - 1, h2 - 1, 0.0f, WK_MSQ_SEGMENTS, "tall seg");
     fails += isa_compare(v, w2, h2, 0, 0, w2 - 1, h2 - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "tall");
     free(v);
@@ -544,7 +544,7 @@ int wk_check_msq_isa_random(void) {
 int wk_check_msq_bad_input(void) {
     int fails = 0;
     const uint32_t w = 9, h = 8;
-    float *v = noise_field(w, h, 1, 1.0 / 3.0, 0.0f);
+    float *v = wk_contour_noise_field(w, h, 1, 1.0 / 3.0, 0.0f);
     wk_field2 f = field_of(v, w, h, w);
     uint32_t F = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
     mesh_buf b = mesh_new(w - 1, h - 1, F);
@@ -674,7 +674,7 @@ int wk_check_msq_bad_input(void) {
 int wk_check_msq_canaries(void) {
     int fails = 0;
     const uint32_t w = 40, h = 30;
-    float *v = noise_field(w, h, 5, 1.0 / 6.0, 0.0f);
+    float *v = wk_contour_noise_field(w, h, 5, 1.0 / 6.0, 0.0f);
     wk_field2 f = field_of(v, w, h, w);
     uint32_t F = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
     int isas[WK_ISA_COUNT];

@@ -5,26 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contour_fields.h"
 #include "wk_checks.h"
 #include "worldkern/contour.h"
 #include "worldkern/noise.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static float *smooth_field(uint32_t w, uint32_t h, uint32_t seed, double freq) {
-    float *v = malloc(sizeof(float) * w * h);
-    wk_fbm f = WK_FBM_DEFAULTS;
-    f.seed = seed;
-    f.octaves = 3;
-    f.frequency = freq;
-    wk_grid2 g = WK_GRID2_DEFAULTS;
-    g.nx = w;
-    g.ny = h;
-    g.step = 1.0;
-    g.stride = w;
-    wk_noise_fbm2_grid(&f, &g, v, NULL);
-    return v;
-}
 
 static wk_field2 field(const float *v, uint32_t w, uint32_t h) {
     wk_field2 f;
@@ -173,7 +159,7 @@ static int check_chains_of(const wk_mesh2 *m, const char *what, int expect_all_c
 int wk_check_chains_vs_flood(void) {
     int fails = 0;
     const uint32_t w = 60, h = 45;
-    float *v = smooth_field(w, h, 21, 1.0 / 6.0);
+    float *v = wk_contour_noise_field(w, h, 21, 1.0 / 6.0, 0.0f);
     float *e = malloc(sizeof(float) * w * h);
     memcpy(e, v, sizeof(float) * w * h);
     for (uint32_t x = 0; x < w; x++) e[x] = e[(h - 1) * w + x] = -1.0f;
@@ -321,7 +307,7 @@ int wk_check_simplify_known(void) {
 int wk_check_simplify_contours(void) {
     int fails = 0;
     const uint32_t w = 80, h = 60;
-    float *v = smooth_field(w, h, 4, 1.0 / 10.0);
+    float *v = wk_contour_noise_field(w, h, 4, 1.0 / 10.0, 0.0f);
     for (uint32_t x = 0; x < w; x++) v[x] = v[(h - 1) * w + x] = -1.0f;
     for (uint32_t y = 0; y < h; y++) v[y * w] = v[y * w + w - 1] = -1.0f;
     wk_mesh2 m = build_mesh(v, w, h, 0, 0, w - 1, h - 1, 0.0f, WK_MSQ_SEGMENTS);
@@ -518,7 +504,7 @@ static int chunks_match(wk_msq_chunks *c, const float *v, uint32_t w, uint32_t h
 int wk_check_chunks_rebuild(void) {
     int fails = 0;
     const uint32_t w = 97, h = 70, n = 16;
-    float *v = smooth_field(w, h, 33, 1.0 / 12.0);
+    float *v = wk_contour_noise_field(w, h, 33, 1.0 / 12.0, 0.0f);
     for (uint32_t i = 0; i < w * h; i++) v[i] = v[i] * 0.5f + 0.5f; /* densities around 0.5 */
     counting_alloc ca = {0, 0, 0};
     wk_msq_chunks_desc d = WK_MSQ_CHUNKS_DESC_DEFAULTS;
