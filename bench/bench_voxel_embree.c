@@ -44,8 +44,8 @@
  * for information, whether the block hit differs (block_diff: on edges and
  * corners the two may pick different faces at the same t). Embree is float
  * and, without RTC_SCENE_FLAG_ROBUST, not watertight: a ray through a block
- * edge can slip between two quads and hit a face behind (2 rays of each
- * set here; with the robust flag none). More than 0.1% of the rays
+ * edge can slip between two quads and hit a face behind (up to 2 rays of
+ * each set here; with the robust flag none). More than 0.1% of the rays
  * (presence_diff + t_diff) fails the benchmark: the scene would differ.
  *
  * voxel/embree/build/terrain256/t<threads>: the BVH build that Embree needs
