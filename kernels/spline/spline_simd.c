@@ -99,56 +99,139 @@ static uint32_t next_boundary(uint32_t cur, uint32_t hi, uint32_t m, double r, f
     return k;
 }
 
-static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+/* Horner without the canonical-NaN step, for segments whose coefficients
+ * are all finite with |c| <= 2^100: with |u| <= 2 (u in [-1, 2] in both end
+ * modes) every partial sum stays below 2^106, so no NaN can arise and
+ * canon() is the identity. */
+WK_INLINE wk_vf horner_finite(cr_coef c, wk_vf u) {
+    wk_vf v = wk_vf_add(wk_vf_mul(u, c.a), c.b);
+    v = wk_vf_add(wk_vf_mul(u, v), c.c);
+    v = wk_vf_add(wk_vf_mul(u, v), c.d);
+    return wk_vf_mul(wk_vf_set1(0.5f), v);
+}
+
+static int coeffs_finite(const float *p, uint32_t n, uint32_t mode, uint32_t i) {
+    float q[4], c[4];
+    wk__cr_points(p, n, mode, i, q);
+    wk__cr_coeffs(q, c);
+    int ok = 1;
+    for (int z = 0; z < 4; z++) ok &= fabsf(c[z]) <= 0x1p100f; /* false for NaN */
+    return ok;
+}
+
+/* Positions t = s * (n - 1) of evenly spaced samples, s = k / (m - 1) as the
+ * reference rounds it: for m <= WK__CR_FMA_MAX_M from float lanes k (kept
+ * exact, < 2^22) by the fused two-term product of spline_impl.h, else by
+ * the double product. */
+typedef struct even_pos {
+    wk_vf rh, rl, seg;
+    double r;
+} even_pos;
+
+WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf, uint32_t kbase, wk_vi lanes) {
+    wk_vf s = fma_pos ? wk_vf_fma(kf, e->rh, wk_vf_mul(kf, e->rl))
+                      : wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kbase), lanes), e->r);
+    return wk_vf_mul(s, e->seg);
+}
+
+/* One vector of samples kf .. kf + w - 1 from segment i_first = cur (its
+ * coefficients cc) onward: two segments select, more gather. Returns the
+ * last lane's segment. */
+WK_INLINE uint32_t cr_even_mixed(const float *p, uint32_t n, uint32_t mode, wk_vf t, uint32_t i_first,
+                                 uint32_t i_last, cr_coef cc, uint32_t lo, uint32_t hi, float ph_lo, float ph_hi,
+                                 cr_coef *next, wk_vf *value) {
+    wk_vi idx;
+    wk_vf f = segment_of(t, (float)lo, (float)hi, lo, hi, &idx);
+    cr_coef c;
+    *next = coeffs_broadcast(p, n, mode, i_last);
+    if (i_last - i_first <= 1) {
+        wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
+        c.a = wk_vf_select(second, next->a, cc.a);
+        c.b = wk_vf_select(second, next->b, cc.b);
+        c.c = wk_vf_select(second, next->c, cc.c);
+        c.d = wk_vf_select(second, next->d, cc.d);
+    } else {
+        c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+    }
+    *value = horner(c, wk_vf_sub(t, f));
+    return i_last;
+}
+
+WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count,
+                            float *out, const int fma_pos) {
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
     const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
     const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
     const double r = 1.0 / (double)(m - 1);
-    const wk_vf vseg = wk_vf_set1(seg);
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1(seg), r};
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    /* Segments are monotonic in k: samples below k_next share segment cur,
-     * whose coefficients are computed once and broadcast. A vector that
-     * crosses a boundary spans two segments (select) or more (gather). */
-    /* Dense sampling (>= 4 vectors per segment) finds each boundary once;
-     * sparser sampling asks for the last lane's segment per vector. */
-    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
-    uint32_t k_next = dense ? next_boundary(cur, hi, m, r, seg, flo, fhi, lo) : 0;
     cr_coef cc = coeffs_broadcast(p, n, mode, cur);
-    wk_vf fcur = wk_vf_set1((float)cur);
+    /* Dense sampling (>= 4 vectors per segment): segments are monotonic in
+     * k, so each segment's samples form one run [.., k_next) found once
+     * (exactly, with the samples' own segment computation); the run's full
+     * vectors broadcast its coefficients and skip the NaN step when they are
+     * finite; a vector across a boundary selects per lane. */
+    if ((double)(m - 1) >= 4.0 * WK_W * (double)(n - 1)) {
+        size_t q = 0;
+        while (q < count) {
+            uint32_t k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
+            size_t run_end = (size_t)(k_next - k0) < count ? (size_t)(k_next - k0) : count;
+            const wk_vf fcur = wk_vf_set1((float)cur);
+            wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)q)), flanes);
+            if (coeffs_finite(p, n, mode, cur)) {
+                for (; q + WK_W <= run_end; q += WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf_storeu(out + q, horner_finite(cc, wk_vf_sub(t, fcur)));
+                    kf = wk_vf_add(kf, fw);
+                }
+            } else {
+                for (; q + WK_W <= run_end; q += WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf_storeu(out + q, horner(cc, wk_vf_sub(t, fcur)));
+                    kf = wk_vf_add(kf, fw);
+                }
+            }
+            if (q >= count) break;
+            size_t w = count - q < WK_W ? count - q : WK_W;
+            uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
+            wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+            if (kl < k_next) { /* the tail, inside the run */
+                value = horner(cc, wk_vf_sub(t, fcur));
+            } else {
+                cur = cr_even_mixed(p, n, mode, t, cur, even_segment(kl, r, seg, flo, fhi, lo), cc, lo, hi, ph_lo,
+                                    ph_hi, &cc, &value);
+            }
+            wk_vf_store_n(out + q, value, w);
+            q += WK_W;
+        }
+        return;
+    }
+    /* Sparse sampling: the last lane's segment per vector. */
+    wk_vf kf = wk_vf_add(wk_vf_set1((float)k0), flanes);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
-        uint32_t kf = k0 + (uint32_t)q, kl = kf + (uint32_t)w - 1;
-        wk_vf t = wk_vf_mul(wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r), vseg);
-        wk_vf value;
-        uint32_t i_last = dense ? 0 : even_segment(kl, r, seg, flo, fhi, lo);
-        if (dense ? kl < k_next : i_last == cur) {
-            value = horner(cc, wk_vf_sub(t, fcur));
-        } else {
-            uint32_t i_first = even_segment(kf, r, seg, flo, fhi, lo);
-            if (dense) i_last = even_segment(kl, r, seg, flo, fhi, lo);
-            wk_vi idx;
-            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
-            cr_coef next = coeffs_broadcast(p, n, mode, i_last), c;
-            if (i_last - i_first <= 1) {
-                cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
-                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
-                c.a = wk_vf_select(second, next.a, first.a);
-                c.b = wk_vf_select(second, next.b, first.b);
-                c.c = wk_vf_select(second, next.c, first.c);
-                c.d = wk_vf_select(second, next.d, first.d);
-            } else {
-                c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
-            }
-            value = horner(c, wk_vf_sub(t, f));
-            cur = i_last;
-            cc = next;
-            fcur = wk_vf_set1((float)cur);
-            if (dense) k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
+        uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
+        wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+        uint32_t i_last = even_segment(kl, r, seg, flo, fhi, lo);
+        if (i_last == cur) value = horner(cc, wk_vf_sub(t, wk_vf_set1((float)cur)));
+        else {
+            uint32_t i_first = even_segment(kf0, r, seg, flo, fhi, lo);
+            cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
+            cur = cr_even_mixed(p, n, mode, t, i_first, i_last, first, lo, hi, ph_lo, ph_hi, &cc, &value);
         }
         wk_vf_store_n(out + q, value, w);
+        kf = wk_vf_add(kf, fw);
     }
+}
+
+static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+    if (m <= WK__CR_FMA_MAX_M) cr_even_impl(p, n, mode, m, k0, count, out, 1);
+    else cr_even_impl(p, n, mode, m, k0, count, out, 0);
 }
 
 /* Curves of up to 17 points: the segments' coefficients (computed once, as

@@ -29,6 +29,83 @@ int wk_check_spline_even_positions(void) {
     return fails;
 }
 
+/* For m <= 2^22 the vector paths compute s = k / (m - 1) as fmaf(k, rh,
+ * k * rl) with rh = RN(1 / d), rl = RN(1 / d - rh) (spline_impl.h proves it
+ * equals the float division). Checked exhaustively for m <= 2049 and for
+ * every k of a few whole large m (2^22 itself, the largest), and on random
+ * (k, m). */
+static float fma_position(uint32_t k, uint32_t m) {
+    float d = (float)(m - 1), rh = 1.0f / d, rl = fmaf(-rh, d, 1.0f) / d, kf = (float)k;
+    return fmaf(kf, rh, kf * rl);
+}
+
+static int fma_whole_m(uint32_t m) {
+    int fails = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        float a = (float)k / (float)(m - 1), b = fma_position(k, m);
+        if (wk_bits(a) != wk_bits(b)) {
+            FAIL("m %u k %u: division %.9g, fused two-term product %.9g", m, k, (double)a, (double)b);
+            break;
+        }
+    }
+    return fails;
+}
+
+int wk_check_spline_even_positions_fma(void) {
+    int fails = 0;
+    for (uint32_t m = 2; m <= 2049 && fails < 5; m++) fails += fma_whole_m(m);
+    wk_rng rng = {4242};
+    uint32_t big[4] = {1u << 22, (1u << 22) - 1, 0, 0};
+    big[2] = (1u << 21) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 21));
+    big[3] = (1u << 20) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 20));
+    for (int b = 0; b < 4; b++) fails += fma_whole_m(big[b]);
+    for (int t = 0; t < 200000 && fails < 5; t++) {
+        uint32_t m = 2 + (uint32_t)(wk_rng_u64(&rng) % ((1u << 22) - 1));
+        uint32_t k = (uint32_t)(wk_rng_u64(&rng) % m);
+        float a = (float)k / (float)(m - 1), b = fma_position(k, m);
+        EXPECT(wk_bits(a) == wk_bits(b), "m %u k %u: division %.9g, fused two-term product %.9g", m, k, (double)a,
+               (double)b);
+    }
+    return fails;
+}
+
+/* Long evenly spaced runs on every ISA against the reference: m at both
+ * sides of 2^22 (the fused positions up to it, the double product above),
+ * chunk starts inside runs, and curves whose coefficients overflow (the
+ * NaN step of non-finite segments inside dense runs). */
+int wk_check_spline_cr_even_long(void) {
+    int fails = 0;
+    wk_rng rng = {77};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    const uint32_t ms[] = {(1u << 22) - 3, 1u << 22, (1u << 22) + 1, 1000003};
+    for (size_t b = 0; b < COUNT(ms); b++) {
+        uint32_t m = ms[b], n = b == 3 ? 13 : 64, mode = (uint32_t)(b & 1);
+        float *p = sp_alloc((size_t)n * sizeof *p), *ref = sp_alloc((size_t)m * sizeof *ref);
+        float *out = sp_alloc((size_t)m * sizeof *out);
+        for (uint32_t j = 0; j < n; j++) p[j] = sp_rand(&rng, -10, 10);
+        if (b == 3) { /* huge points: some segments' coefficients overflow, others exceed 2^100 */
+            p[3] = 3e38f;
+            p[4] = -3e38f;
+            p[8] = 1e31f;
+            p[11] = -INFINITY;
+        }
+        wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+        EXPECT(wk_spline_cr_sample(p, n, n, 1, mode, m, ref, m, &sc) == WK_OK, "scalar sample m %u", m);
+        for (int t = 0; t < nisa; t++) {
+            if (isas[t] == WK_ISA_SCALAR) continue;
+            wk_exec ex = wk_exec_for(isas[t], 2);
+            memset(out, 0x5A, (size_t)m * sizeof *out);
+            EXPECT(wk_spline_cr_sample(p, n, n, 1, mode, m, out, m, &ex) == WK_OK, "sample m %u", m);
+            EXPECT_SAME(out, ref, m, "%s long sample n %u m %u mode %u", wk_isa_name((wk_isa)isas[t]), n, m, mode);
+        }
+        free(p);
+        free(ref);
+        free(out);
+    }
+    return fails;
+}
+
 /* ------------------------------------------------- independent double */
 
 /* Catmull-Rom in double from the matrix form (Catmull & Rom 1974, tension
