@@ -19,9 +19,11 @@ typedef struct wk__water_args {
 } wk__water_args;
 
 typedef struct wk__spline_kernels {
-    /* One curve p[0..n-1]: samples k0 .. k0+count-1 of m (s = k / (m - 1)),
-     * out[0..count). */
-    void (*cr_even)(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out);
+    /* `curves` curves (curve c at p + c * p_stride, points [0, n)): samples
+     * k0 .. k0+count-1 of m (s = k / (m - 1)) to out + c * out_stride,
+     * [0, count). */
+    void (*cr_even)(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
+                    uint32_t k0, size_t count, float *out, size_t out_stride);
     /* One curve at positions s[0..count). */
     void (*cr_at)(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out);
     /* `lanes` curves side by side (point j of curve c at p[j * p_stride + c]),

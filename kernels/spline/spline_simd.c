@@ -184,6 +184,14 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
             const wk_vf fcur = wk_vf_set1((float)cur);
             wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)q)), flanes);
             if (coeffs_finite(p, n, mode, cur)) {
+                for (; q + 2 * WK_W <= run_end; q += 2 * WK_W) {
+                    wk_vf kf2 = wk_vf_add(kf, fw);
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf t2 = even_t(&e, fma_pos, kf2, k0 + (uint32_t)q + WK_W, lanes);
+                    wk_vf_storeu(out + q, horner_finite(cc, wk_vf_sub(t, fcur)));
+                    wk_vf_storeu(out + q + WK_W, horner_finite(cc, wk_vf_sub(t2, fcur)));
+                    kf = wk_vf_add(kf2, fw);
+                }
                 for (; q + WK_W <= run_end; q += WK_W) {
                     wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
                     wk_vf_storeu(out + q, horner_finite(cc, wk_vf_sub(t, fcur)));
@@ -229,9 +237,102 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
     }
 }
 
-static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+static void cr_even_one(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count,
+                        float *out) {
     if (m <= WK__CR_FMA_MAX_M) cr_even_impl(p, n, mode, m, k0, count, out, 1);
     else cr_even_impl(p, n, mode, m, k0, count, out, 0);
+}
+
+enum { EVEN_BLOCK = 1024 };
+
+/* Curves of up to 17 points (at most 16 segments), several at once: each
+ * block of samples gets its positions (u and segment per lane) once, then
+ * every curve reads them with its segments' coefficients in registers. */
+WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode,
+                                  uint32_t m, uint32_t k0, size_t count, float *out, size_t out_stride,
+                                  const int fma_pos) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
+    const wk_vf big = wk_vf_set1(0x1p100f);
+    const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
+    float ub[EVEN_BLOCK];
+    uint32_t ib[EVEN_BLOCK];
+    for (size_t b0 = 0; b0 < count; b0 += EVEN_BLOCK) {
+        size_t bn = count - b0 < EVEN_BLOCK ? count - b0 : EVEN_BLOCK;
+        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
+        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
+            wk_vi idx;
+            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
+            wk_vi_storeu(ib + q, idx);
+            kf = wk_vf_add(kf, fw);
+        }
+        for (uint32_t c = 0; c < curves; c++) {
+            const float *pc = p + (size_t)c * p_stride;
+            float *oc = out + (size_t)c * out_stride + b0;
+            /* ext[j + 1] = point j, phantom ends at ext[0] and ext[n + 1]:
+             * lane i of ext + j is point i - 1 + j */
+            float ext[16 + 4] = {0};
+            memcpy(ext + 1, pc, (size_t)n * sizeof(float));
+            if (mode == WK_SPLINE_END_PHANTOM) {
+                ext[0] = 2.0f * pc[0] - pc[1];
+                ext[n + 1] = 2.0f * pc[n - 1] - pc[n - 2];
+            }
+            uint32_t tab[4][16];
+            int finite = 1;
+            for (uint32_t j = 0; j < 16; j += WK_W) {
+                cr_coef cf = coeffs_of(wk_vf_loadu(ext + j), wk_vf_loadu(ext + j + 1), wk_vf_loadu(ext + j + 2),
+                                       wk_vf_loadu(ext + j + 3));
+                wk_vf_storeu((float *)(void *)(tab[0] + j), cf.a);
+                wk_vf_storeu((float *)(void *)(tab[1] + j), cf.b);
+                wk_vf_storeu((float *)(void *)(tab[2] + j), cf.c);
+                wk_vf_storeu((float *)(void *)(tab[3] + j), cf.d);
+                /* the segments in use all finite with |c| <= 2^100: no NaN step */
+                wk_vm fin = wk_vm_and(wk_vm_and(wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.a), abs_mask)), big),
+                                                wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.b), abs_mask)), big)),
+                                      wk_vm_and(wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.c), abs_mask)), big),
+                                                wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.d), abs_mask)), big)));
+                wk_vi seg = wk_vi_add(lanes, wk_vi_set1(j));
+                wk_vm used = wk_vm_and(wk_vi_lt_s(wk_vi_set1(lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(hi + 1)));
+                finite &= (wk_vm_bits(fin) & wk_vm_bits(used)) == wk_vm_bits(used);
+            }
+            const wk_lut16 la = wk_lut16_load(tab[0]), lb = wk_lut16_load(tab[1]), lc = wk_lut16_load(tab[2]),
+                           ld = wk_lut16_load(tab[3]);
+#define CR_SMALL_BODY(HORNER)                                                                                     \
+    for (size_t q = 0; q < bn; q += WK_W) {                                                                    \
+        size_t w = bn - q < WK_W ? bn - q : WK_W;                                                              \
+        wk_vi idx = wk_vi_loadu(ib + q);                                                                       \
+        cr_coef cq = {wk_vi_as_vf(wk_lut16_get(la, idx)), wk_vi_as_vf(wk_lut16_get(lb, idx)),                  \
+                      wk_vi_as_vf(wk_lut16_get(lc, idx)), wk_vi_as_vf(wk_lut16_get(ld, idx))};                 \
+        wk_vf_store_n(oc + q, HORNER(cq, wk_vf_loadu(ub + q)), w);                                             \
+    }
+            if (finite) {
+                CR_SMALL_BODY(horner_finite)
+            } else {
+                CR_SMALL_BODY(horner)
+            }
+#undef CR_SMALL_BODY
+        }
+    }
+}
+
+static void cr_even(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
+                    uint32_t k0, size_t count, float *out, size_t out_stride) {
+    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
+    if (n <= 17 && (curves > 1 || !dense)) {
+        if (m <= WK__CR_FMA_MAX_M) cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 1);
+        else cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 0);
+        return;
+    }
+    for (uint32_t c = 0; c < curves; c++)
+        cr_even_one(p + (size_t)c * p_stride, n, mode, m, k0, count, out + (size_t)c * out_stride);
 }
 
 /* Curves of up to 17 points: the segments' coefficients (computed once, as
