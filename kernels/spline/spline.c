@@ -105,7 +105,7 @@ static wk_status check_rows(const char *pname, const float *p, size_t p_stride, 
 static void run_sample(const wk__call *call, const float *p, size_t p_stride, uint32_t n, uint32_t curves,
                        uint32_t mode, uint32_t m, float *out, size_t out_stride) {
     /* short rows: curves grouped up to about CHUNK samples per task */
-    size_t group = m < CHUNK ? CHUNK / m : 1;
+    size_t group = m < 4 * CHUNK ? 4 * CHUNK / m : 1;
     if (group > curves) group = curves;
     cr_rows_job j = {spline_kernels(call), p, NULL, p_stride, 0, out_stride, 0, (m + CHUNK - 1) / CHUNK, n, mode, m, out,
                      curves, group};

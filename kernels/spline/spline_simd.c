@@ -99,24 +99,56 @@ static uint32_t next_boundary(uint32_t cur, uint32_t hi, uint32_t m, double r, f
     return k;
 }
 
-/* Horner without the canonical-NaN step, for segments whose coefficients
- * are all finite with |c| <= 2^100: with |u| <= 2 (u in [-1, 2] in both end
- * modes) every partial sum stays below 2^106, so no NaN can arise and
- * canon() is the identity. */
-WK_INLINE wk_vf horner_finite(cr_coef c, wk_vf u) {
+/* Halved coefficients for evenly spaced samples. The reference computes
+ * 0.5 * v3 with v1 = u a + b, v2 = u v1 + c, v3 = u v2 + d (each operation
+ * rounded). When every coefficient is 0 or 2^-40 <= |c| <= 2^100 (halvable
+ * below), the same Horner steps on a/2, b/2, c/2, d/2 give exactly v3 / 2,
+ * with no NaN step and no final multiply. Proof: evenly spaced positions
+ * have u = 0 or 2^-24 <= |u| <= 2 (u = t - f is a multiple of ulp(t) >=
+ * 2^-23 when t >= 1, t >= 2^-23 when f = 0 since s >= 2^-24 and n - 1 >= 3,
+ * and 1 - t >= 2^-24 for the clamp mode's t < 1 at f = 1). For floats x, y
+ * with x + y != 0, |x + y| >= 2^-25 max(|x|, |y|) (either no cancellation,
+ * or a multiple of the smaller ulp). So the exact values u a, v1, u v1, v2,
+ * u v2, v3 are 0 or at least 2^-64, 2^-65, 2^-89, 2^-89, 2^-113, 2^-113 in
+ * magnitude, and below 2^106 (|u| <= 2): halving every exact intermediate
+ * keeps it in the normal range, where rounding commutes with scaling by
+ * 2^-1 (zeros keep their signs: the halved operands have the same signs).
+ * By induction each halved step returns exactly half the reference's, and
+ * the reference's 0.5 * v3 is exact. No NaN or infinity can arise, so the
+ * NaN step is the identity. Checked in tests/spline (spline_even_halved,
+ * spline_cr_even_scales). */
+WK_INLINE wk_vf horner_half(cr_coef c, wk_vf u) {
     wk_vf v = wk_vf_add(wk_vf_mul(u, c.a), c.b);
     v = wk_vf_add(wk_vf_mul(u, v), c.c);
-    v = wk_vf_add(wk_vf_mul(u, v), c.d);
-    return wk_vf_mul(wk_vf_set1(0.5f), v);
+    return wk_vf_add(wk_vf_mul(u, v), c.d);
 }
 
-static int coeffs_finite(const float *p, uint32_t n, uint32_t mode, uint32_t i) {
+static int halvable(float c) {
+    float a = fabsf(c);
+    return c == 0.0f || (a >= 0x1p-40f && a <= 0x1p100f); /* false for NaN */
+}
+
+/* halvable() per lane, as lane bits */
+WK_INLINE uint32_t halvable_bits(wk_vf c) {
+    wk_vf a = wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(c), wk_vi_set1(0x7FFFFFFFu)));
+    wk_vm in = wk_vm_and(wk_vf_le(wk_vf_set1(0x1p-40f), a), wk_vf_le(a, wk_vf_set1(0x1p100f)));
+    return wk_vm_bits(in) | wk_vm_bits(wk_vf_le(a, wk_vf_set1(0.0f)));
+}
+
+/* Broadcast coefficients of segment i; *half: all four halvable. */
+static cr_coef coeffs_broadcast_h(const float *p, uint32_t n, uint32_t mode, uint32_t i, int *half) {
     float q[4], c[4];
     wk__cr_points(p, n, mode, i, q);
     wk__cr_coeffs(q, c);
-    int ok = 1;
-    for (int z = 0; z < 4; z++) ok &= fabsf(c[z]) <= 0x1p100f; /* false for NaN */
-    return ok;
+    *half = halvable(c[0]) & halvable(c[1]) & halvable(c[2]) & halvable(c[3]);
+    cr_coef r = {wk_vf_set1(c[0]), wk_vf_set1(c[1]), wk_vf_set1(c[2]), wk_vf_set1(c[3])};
+    return r;
+}
+
+WK_INLINE cr_coef coeffs_halved(cr_coef c) {
+    const wk_vf h = wk_vf_set1(0.5f);
+    cr_coef r = {wk_vf_mul(c.a, h), wk_vf_mul(c.b, h), wk_vf_mul(c.c, h), wk_vf_mul(c.d, h)};
+    return r;
 }
 
 /* Positions t = s * (n - 1) of evenly spaced samples, s = k / (m - 1) as the
@@ -139,11 +171,11 @@ WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf, uint32_t kbase,
  * last lane's segment. */
 WK_INLINE uint32_t cr_even_mixed(const float *p, uint32_t n, uint32_t mode, wk_vf t, uint32_t i_first,
                                  uint32_t i_last, cr_coef cc, uint32_t lo, uint32_t hi, float ph_lo, float ph_hi,
-                                 cr_coef *next, wk_vf *value) {
+                                 cr_coef *next, int *next_half, wk_vf *value) {
     wk_vi idx;
     wk_vf f = segment_of(t, (float)lo, (float)hi, lo, hi, &idx);
     cr_coef c;
-    *next = coeffs_broadcast(p, n, mode, i_last);
+    *next = coeffs_broadcast_h(p, n, mode, i_last, next_half);
     if (i_last - i_first <= 1) {
         wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
         c.a = wk_vf_select(second, next->a, cc.a);
@@ -170,12 +202,13 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
     const wk_vi lanes = wk_vi_loadu(lane_index);
     const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
-    cr_coef cc = coeffs_broadcast(p, n, mode, cur);
+    int half;
+    cr_coef cc = coeffs_broadcast_h(p, n, mode, cur, &half);
     /* Dense sampling (>= 4 vectors per segment): segments are monotonic in
      * k, so each segment's samples form one run [.., k_next) found once
      * (exactly, with the samples' own segment computation); the run's full
-     * vectors broadcast its coefficients and skip the NaN step when they are
-     * finite; a vector across a boundary selects per lane. */
+     * vectors broadcast its coefficients (halved when they allow it); a
+     * vector across a boundary selects per lane. */
     if ((double)(m - 1) >= 4.0 * WK_W * (double)(n - 1)) {
         size_t q = 0;
         while (q < count) {
@@ -183,18 +216,11 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
             size_t run_end = (size_t)(k_next - k0) < count ? (size_t)(k_next - k0) : count;
             const wk_vf fcur = wk_vf_set1((float)cur);
             wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)q)), flanes);
-            if (coeffs_finite(p, n, mode, cur)) {
-                for (; q + 2 * WK_W <= run_end; q += 2 * WK_W) {
-                    wk_vf kf2 = wk_vf_add(kf, fw);
-                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
-                    wk_vf t2 = even_t(&e, fma_pos, kf2, k0 + (uint32_t)q + WK_W, lanes);
-                    wk_vf_storeu(out + q, horner_finite(cc, wk_vf_sub(t, fcur)));
-                    wk_vf_storeu(out + q + WK_W, horner_finite(cc, wk_vf_sub(t2, fcur)));
-                    kf = wk_vf_add(kf2, fw);
-                }
+            if (half) {
+                const cr_coef ch = coeffs_halved(cc);
                 for (; q + WK_W <= run_end; q += WK_W) {
                     wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
-                    wk_vf_storeu(out + q, horner_finite(cc, wk_vf_sub(t, fcur)));
+                    wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
                     kf = wk_vf_add(kf, fw);
                 }
             } else {
@@ -212,7 +238,7 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
                 value = horner(cc, wk_vf_sub(t, fcur));
             } else {
                 cur = cr_even_mixed(p, n, mode, t, cur, even_segment(kl, r, seg, flo, fhi, lo), cc, lo, hi, ph_lo,
-                                    ph_hi, &cc, &value);
+                                    ph_hi, &cc, &half, &value);
             }
             wk_vf_store_n(out + q, value, w);
             q += WK_W;
@@ -230,7 +256,7 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
         else {
             uint32_t i_first = even_segment(kf0, r, seg, flo, fhi, lo);
             cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
-            cur = cr_even_mixed(p, n, mode, t, i_first, i_last, first, lo, hi, ph_lo, ph_hi, &cc, &value);
+            cur = cr_even_mixed(p, n, mode, t, i_first, i_last, first, lo, hi, ph_lo, ph_hi, &cc, &half, &value);
         }
         wk_vf_store_n(out + q, value, w);
         kf = wk_vf_add(kf, fw);
@@ -259,8 +285,6 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
     const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
     const wk_vi lanes = wk_vi_loadu(lane_index);
     const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
-    const wk_vf big = wk_vf_set1(0x1p100f);
-    const wk_vi abs_mask = wk_vi_set1(0x7FFFFFFFu);
     float ub[EVEN_BLOCK];
     uint32_t ib[EVEN_BLOCK];
     for (size_t b0 = 0; b0 < count; b0 += EVEN_BLOCK) {
@@ -294,15 +318,18 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
                 wk_vf_storeu((float *)(void *)(tab[1] + j), cf.b);
                 wk_vf_storeu((float *)(void *)(tab[2] + j), cf.c);
                 wk_vf_storeu((float *)(void *)(tab[3] + j), cf.d);
-                /* the segments in use all finite with |c| <= 2^100: no NaN step */
-                wk_vm fin = wk_vm_and(wk_vm_and(wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.a), abs_mask)), big),
-                                                wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.b), abs_mask)), big)),
-                                      wk_vm_and(wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.c), abs_mask)), big),
-                                                wk_vf_le(wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(cf.d), abs_mask)), big)));
+                /* the segments in use all halvable: halved tables */
+                uint32_t ok = halvable_bits(cf.a) & halvable_bits(cf.b) & halvable_bits(cf.c) & halvable_bits(cf.d);
                 wk_vi seg = wk_vi_add(lanes, wk_vi_set1(j));
-                wk_vm used = wk_vm_and(wk_vi_lt_s(wk_vi_set1(lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(hi + 1)));
-                finite &= (wk_vm_bits(fin) & wk_vm_bits(used)) == wk_vm_bits(used);
+                uint32_t used =
+                    wk_vm_bits(wk_vm_and(wk_vi_lt_s(wk_vi_set1(lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(hi + 1))));
+                finite &= (ok & used) == used;
             }
+            if (finite)
+                for (int z = 0; z < 4; z++)
+                    for (uint32_t j = 0; j < 16; j += WK_W)
+                        wk_vf_storeu((float *)(void *)(tab[z] + j),
+                                     wk_vf_mul(wk_vf_loadu((const float *)(const void *)(tab[z] + j)), wk_vf_set1(0.5f)));
             const wk_lut16 la = wk_lut16_load(tab[0]), lb = wk_lut16_load(tab[1]), lc = wk_lut16_load(tab[2]),
                            ld = wk_lut16_load(tab[3]);
 #define CR_SMALL_BODY(HORNER)                                                                                     \
@@ -314,7 +341,7 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
         wk_vf_store_n(oc + q, HORNER(cq, wk_vf_loadu(ub + q)), w);                                             \
     }
             if (finite) {
-                CR_SMALL_BODY(horner_finite)
+                CR_SMALL_BODY(horner_half)
             } else {
                 CR_SMALL_BODY(horner)
             }
