@@ -350,12 +350,138 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
     }
 }
 
+enum { WIN_BLOCK = 512, WIN_SEGS = WIN_BLOCK / 2 + 32 };
+
+/* The window path needs every vector of samples within 8 segments:
+ * (W - 1) (n - 1) / (m - 1) <= 6 keeps it with room for rounding (a vector
+ * that still spans more is checked and gathers). */
+static int window_fits(uint32_t n, uint32_t m) { return (double)(WK_W - 1) * (double)(n - 1) <= 6.0 * (double)(m - 1); }
+
+/* Curves of any length sampled densely enough (window_fits): each block of
+ * WIN_BLOCK samples gets its positions (u and segment per lane) once; per
+ * curve, the coefficients of the block's segments go to four arrays (the
+ * reference's operations, vectorized) and each vector looks its lanes'
+ * coefficients up in a 16-segment window of them held in registers; the
+ * window starts at a multiple of 8 and moves when the first lane's segment
+ * leaves it. */
+WK_INLINE void cr_even_window_impl(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode,
+                                   uint32_t m, uint32_t k0, size_t count, float *out, size_t out_stride,
+                                   const int fma_pos) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
+    float ub[WIN_BLOCK];
+    uint32_t ib[WIN_BLOCK];
+    /* coefficient arrays: segment base0 + j at [j]; ext[j + 1] = point base0 - 1 + j */
+    float ca[WIN_SEGS + 64], cb[WIN_SEGS + 64], cc[WIN_SEGS + 64], cd[WIN_SEGS + 64], ext[WIN_SEGS + 64];
+    for (size_t b0 = 0; b0 < count; b0 += WIN_BLOCK) {
+        size_t bn = count - b0 < WIN_BLOCK ? count - b0 : WIN_BLOCK;
+        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
+        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
+            wk_vi idx;
+            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
+            wk_vi_storeu(ib + q, idx);
+            kf = wk_vf_add(kf, fw);
+        }
+        const uint32_t s_lo = ib[0], s_hi = ib[bn - 1], base0 = s_lo & ~7u;
+        const uint32_t nseg = s_hi - base0 + 1; /* <= WIN_SEGS by window_fits */
+        if (nseg + 8 > WIN_SEGS) { /* cannot happen; stay correct anyway */
+            for (uint32_t c = 0; c < curves; c++)
+                cr_even_one(p + (size_t)c * p_stride, n, mode, m, k0 + (uint32_t)b0, bn,
+                            out + (size_t)c * out_stride + b0);
+            continue;
+        }
+        const uint32_t nfill = (nseg + 16 + WK_W - 1) / WK_W * WK_W; /* segments computed, window padding included */
+        for (uint32_t c = 0; c < curves; c++) {
+            const float *pc = p + (size_t)c * p_stride;
+            float *oc = out + (size_t)c * out_stride + b0;
+            /* points base0 - 1 .. base0 + nfill + 2, phantom ends, zeros past them */
+            {
+                /* ext[j] = point x = base0 - 1 + j for x in [x0, x1) */
+                uint32_t j0 = base0 == 0 ? 1 : 0, x0 = base0 + j0 - 1;
+                uint32_t x1 = base0 - 1 + nfill + 4 < n ? base0 - 1 + nfill + 4 : n, len = x1 - x0;
+                for (uint32_t j = 0; j < nfill + 4 + WK_W; j += WK_W) wk_vf_storeu(ext + j, wk_vf_set1(0.0f));
+                for (uint32_t j = 0; j < len; j += WK_W)
+                    wk_vf_storeu(ext + j0 + j, wk_vf_load_n(pc + x0 + j, len - j < WK_W ? len - j : WK_W));
+                if (mode == WK_SPLINE_END_PHANTOM) {
+                    if (base0 == 0) ext[0] = 2.0f * pc[0] - pc[1];
+                    if (n - (base0 - 1) < nfill + 4) ext[n - (base0 - 1)] = 2.0f * pc[n - 1] - pc[n - 2];
+                }
+            }
+            uint32_t halvable_all = 1;
+            for (uint32_t j = 0; j < nfill; j += WK_W) {
+                cr_coef cf = coeffs_of(wk_vf_loadu(ext + j), wk_vf_loadu(ext + j + 1), wk_vf_loadu(ext + j + 2),
+                                       wk_vf_loadu(ext + j + 3));
+                wk_vf_storeu(ca + j, cf.a);
+                wk_vf_storeu(cb + j, cf.b);
+                wk_vf_storeu(cc + j, cf.c);
+                wk_vf_storeu(cd + j, cf.d);
+                uint32_t ok = halvable_bits(cf.a) & halvable_bits(cf.b) & halvable_bits(cf.c) & halvable_bits(cf.d);
+                wk_vi seg = wk_vi_add(lanes, wk_vi_set1(base0 + j));
+                uint32_t used =
+                    wk_vm_bits(wk_vm_and(wk_vi_lt_s(wk_vi_set1(s_lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(s_hi + 1))));
+                halvable_all &= (ok & used) == used;
+            }
+            if (halvable_all)
+                for (uint32_t j = 0; j < nfill; j += WK_W) {
+                    const wk_vf h = wk_vf_set1(0.5f);
+                    wk_vf_storeu(ca + j, wk_vf_mul(wk_vf_loadu(ca + j), h));
+                    wk_vf_storeu(cb + j, wk_vf_mul(wk_vf_loadu(cb + j), h));
+                    wk_vf_storeu(cc + j, wk_vf_mul(wk_vf_loadu(cc + j), h));
+                    wk_vf_storeu(cd + j, wk_vf_mul(wk_vf_loadu(cd + j), h));
+                }
+            uint32_t wbase = UINT32_MAX;
+            wk_lut16 la = wk_lut16_load((const uint32_t *)(const void *)ca), lb = la, lc = la, ld = la;
+            for (size_t q = 0; q < bn; q += WK_W) {
+                size_t w = bn - q < WK_W ? bn - q : WK_W;
+                uint32_t first = ib[q] - base0, last = ib[q + w - 1] - base0;
+                wk_vi idx = wk_vi_add(wk_vi_loadu(ib + q), wk_vi_set1(0u - base0));
+                cr_coef cq;
+                if (last - (first & ~7u) < 16) {
+                    if ((first & ~7u) != wbase) {
+                        wbase = first & ~7u;
+                        la = wk_lut16_load((const uint32_t *)(const void *)(ca + wbase));
+                        lb = wk_lut16_load((const uint32_t *)(const void *)(cb + wbase));
+                        lc = wk_lut16_load((const uint32_t *)(const void *)(cc + wbase));
+                        ld = wk_lut16_load((const uint32_t *)(const void *)(cd + wbase));
+                    }
+                    wk_vi rel = wk_vi_add(idx, wk_vi_set1(0u - wbase));
+                    cq.a = wk_vi_as_vf(wk_lut16_get(la, rel));
+                    cq.b = wk_vi_as_vf(wk_lut16_get(lb, rel));
+                    cq.c = wk_vi_as_vf(wk_lut16_get(lc, rel));
+                    cq.d = wk_vi_as_vf(wk_lut16_get(ld, rel));
+                } else { /* wider than a window (not expected): gather */
+                    cq.a = wk_vf_gather(ca, idx);
+                    cq.b = wk_vf_gather(cb, idx);
+                    cq.c = wk_vf_gather(cc, idx);
+                    cq.d = wk_vf_gather(cd, idx);
+                }
+                wk_vf uq = wk_vf_loadu(ub + q);
+                wk_vf_store_n(oc + q, halvable_all ? horner_half(cq, uq) : horner(cq, uq), w);
+            }
+        }
+    }
+}
+
 static void cr_even(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
                     uint32_t k0, size_t count, float *out, size_t out_stride) {
     const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
     if (n <= 17 && (curves > 1 || !dense)) {
         if (m <= WK__CR_FMA_MAX_M) cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 1);
         else cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 0);
+        return;
+    }
+    /* several curves share the windows' positions; one curve takes runs */
+    if (curves > 1 && window_fits(n, m)) {
+        if (m <= WK__CR_FMA_MAX_M) cr_even_window_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 1);
+        else cr_even_window_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 0);
         return;
     }
     for (uint32_t c = 0; c < curves; c++)

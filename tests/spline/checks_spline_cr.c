@@ -163,7 +163,7 @@ int wk_check_spline_cr_even_scales(void) {
     int nisa = wk_supported_isas(isas);
     static const float scales[] = {1.0f, 1e-12f, 0x1p-41f, 0x1p-38f, 1e-20f, 1e-30f, 1e-39f, 1e29f, 0x1p98f,
                                    0x1p101f, 3e38f};
-    const uint32_t ns[] = {4, 5, 16, 17, 40};
+    const uint32_t ns[] = {4, 5, 16, 17, 40, 300};
     const uint32_t ms[] = {2, 33, 300, 5000};
     for (size_t a = 0; a < COUNT(ns); a++)
         for (size_t b = 0; b < COUNT(ms); b++)
