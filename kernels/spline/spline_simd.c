@@ -584,11 +584,23 @@ static void cr_even_cols(const float *p, size_t p_stride, uint32_t n, uint32_t m
 
 /* -------------------------------------------------------- height curves */
 
-/* Up to 16 segments: each segment's terms computed once (the reference's
- * operations, so the same bits), looked up per lane from registers; the
- * segment is the count of interior key times <= x. */
-static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
-    uint32_t tab[7][16];
+/* Up to 64 segments: each segment's terms computed once (the reference's
+ * operations, so the same bits), looked up per lane from registers (T
+ * tables of 16 segments per term, the lane's table chosen by select); the
+ * segment is the count of interior key times <= x (what the reference's
+ * binary search finds). No gathers: they are slow where a 16-lane gather
+ * costs ~20 cycles. */
+WK_INLINE wk_vi lut_get_t(const wk_lut16 *t, int T, wk_vi j, wk_vm m16, wk_vm m32, wk_vm m48) {
+    wk_vi r = wk_lut16_get(t[0], j);
+    if (T > 1) r = wk_vi_select(m16, wk_lut16_get(t[1], j), r);
+    if (T > 2) r = wk_vi_select(m32, wk_lut16_get(t[2], j), r);
+    if (T > 3) r = wk_vi_select(m48, wk_lut16_get(t[3], j), r);
+    return r;
+}
+
+WK_INLINE void curve_tables_impl(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out,
+                                 const int T) {
+    uint32_t tab[7][64];
     memset(tab, 0, sizeof tab);
     for (uint32_t j = 0; j + 1 < nkeys; j++) {
         const wk_curve_key *k0 = &keys[j], *k1 = &keys[j + 1];
@@ -597,39 +609,58 @@ static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x
         float c2 = ((3.0f * (v1 - v0)) - 2.0f * m0) - m1;
         float c3 = ((2.0f * (v0 - v1)) + m0) + m1;
         float terms[6] = {k0->time, dt, v0, m0, c2, c3};
-        memcpy(&tab[0][j], &terms[0], 4);
-        for (int q = 1; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
+        for (int q = 0; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
         tab[6][j] = (!isfinite(k0->out_tangent) || !isfinite(k1->in_tangent)) ? 0xFFFFFFFFu : 0u;
     }
-    wk_lut16 lt0 = wk_lut16_load(tab[0]), ldt = wk_lut16_load(tab[1]), lv0 = wk_lut16_load(tab[2]);
-    wk_lut16 lm0 = wk_lut16_load(tab[3]), lc2 = wk_lut16_load(tab[4]), lc3 = wk_lut16_load(tab[5]);
-    wk_lut16 lstep = wk_lut16_load(tab[6]);
+    wk_lut16 lt0[4], ldt[4], lv0[4], lm0[4], lc2[4], lc3[4], lstep[4];
+    for (int g = 0; g < T; g++) {
+        lt0[g] = wk_lut16_load(tab[0] + 16 * g);
+        ldt[g] = wk_lut16_load(tab[1] + 16 * g);
+        lv0[g] = wk_lut16_load(tab[2] + 16 * g);
+        lm0[g] = wk_lut16_load(tab[3] + 16 * g);
+        lc2[g] = wk_lut16_load(tab[4] + 16 * g);
+        lc3[g] = wk_lut16_load(tab[5] + 16 * g);
+        lstep[g] = wk_lut16_load(tab[6] + 16 * g);
+    }
     const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
     const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
     const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
-    const wk_vi zero = wk_vi_set1(0), one = wk_vi_set1(1);
+    const wk_vi zero = wk_vi_set1(0);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
         wk_vf xv = wk_vf_load_n(x + q, w);
         wk_vi j = zero;
-        for (uint32_t i = 1; i + 1 < nkeys; i++)
-            j = wk_vi_add(j, wk_vi_select(wk_vf_lt(xv, wk_vf_set1(keys[i].time)), zero, one));
-        wk_vf t0 = wk_vi_as_vf(wk_lut16_get(lt0, j)), dt = wk_vi_as_vf(wk_lut16_get(ldt, j));
-        wk_vf v0 = wk_vi_as_vf(wk_lut16_get(lv0, j)), m0 = wk_vi_as_vf(wk_lut16_get(lm0, j));
-        wk_vf c2 = wk_vi_as_vf(wk_lut16_get(lc2, j)), c3 = wk_vi_as_vf(wk_lut16_get(lc3, j));
+        for (uint32_t i = 1; i + 1 < nkeys; i++) /* NaN lanes count anything: replaced below */
+            j = wk_vi_inc_mask(j, wk_vf_ge(xv, wk_vf_set1(keys[i].time)));
+        wk_vm m16 = wk_vi_lt_s(wk_vi_set1(15), j), m32 = wk_vi_lt_s(wk_vi_set1(31), j);
+        wk_vm m48 = wk_vi_lt_s(wk_vi_set1(47), j);
+        wk_vf t0 = wk_vi_as_vf(lut_get_t(lt0, T, j, m16, m32, m48));
+        wk_vf dt = wk_vi_as_vf(lut_get_t(ldt, T, j, m16, m32, m48));
+        wk_vf v0 = wk_vi_as_vf(lut_get_t(lv0, T, j, m16, m32, m48));
+        wk_vf m0 = wk_vi_as_vf(lut_get_t(lm0, T, j, m16, m32, m48));
+        wk_vf c2 = wk_vi_as_vf(lut_get_t(lc2, T, j, m16, m32, m48));
+        wk_vf c3 = wk_vi_as_vf(lut_get_t(lc3, T, j, m16, m32, m48));
         wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
         wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
         h = wk_vf_add(wk_vf_mul(h, u), m0);
         h = canon(wk_vf_add(wk_vf_mul(h, u), v0));
-        h = wk_vf_select(wk_vi_lt_s(wk_lut16_get(lstep, j), zero), v0, h);
+        h = wk_vf_select(wk_vi_lt_s(lut_get_t(lstep, T, j, m16, m32, m48), zero), v0, h);
         h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
         h = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
         wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, h), w);
     }
 }
 
+static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    uint32_t T = (nkeys - 1 + 15) / 16;
+    if (T <= 1) curve_tables_impl(keys, nkeys, x, count, out, 1);
+    else if (T == 2) curve_tables_impl(keys, nkeys, x, count, out, 2);
+    else if (T == 3) curve_tables_impl(keys, nkeys, x, count, out, 3);
+    else curve_tables_impl(keys, nkeys, x, count, out, 4);
+}
+
 static void curve(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
-    if (nkeys >= 2 && nkeys <= 17) {
+    if (nkeys >= 2 && nkeys <= 65) {
         curve_small(keys, nkeys, x, count, out);
         return;
     }
