@@ -236,9 +236,8 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
             wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
             if (kl < k_next) { /* the tail, inside the run */
                 value = horner(cc, wk_vf_sub(t, fcur));
-            } else {
-                cur = cr_even_mixed(p, n, mode, t, cur, even_segment(kl, r, seg, flo, fhi, lo), cc, lo, hi, ph_lo,
-                                    ph_hi, &cc, &half, &value);
+            } else { /* segments hold > W samples here: the vector ends in the next one */
+                cur = cr_even_mixed(p, n, mode, t, cur, cur + 1, cc, lo, hi, ph_lo, ph_hi, &cc, &half, &value);
             }
             wk_vf_store_n(out + q, value, w);
             q += WK_W;
