@@ -201,6 +201,26 @@ int wk_check_spline_cr_even_scales(void) {
                 free(ref);
                 free(out);
             }
+    /* many curves: several tasks of grouped curves, two threads */
+    for (uint32_t a = 0; a < 2; a++) {
+        uint32_t n = a ? 30 : 10, m = 1000, curves = 40, mode = a;
+        float *p = sp_alloc((size_t)n * curves * sizeof *p), *ref = sp_alloc((size_t)m * curves * sizeof *ref);
+        float *out = sp_alloc((size_t)m * curves * sizeof *out);
+        for (size_t i = 0; i < (size_t)n * curves; i++) p[i] = sp_rand(&rng, -5, 5);
+        wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+        EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, ref, m, &sc) == WK_OK, "scalar");
+        for (int t = 0; t < nisa; t++)
+            for (int threads = 1; threads <= 2; threads++) {
+                wk_exec ex = wk_exec_for(isas[t], threads);
+                memset(out, 0x5A, (size_t)m * curves * sizeof *out);
+                EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, out, m, &ex) == WK_OK, "sample");
+                EXPECT_SAME(out, ref, (size_t)m * curves, "%s grouped n %u curves %u threads %d",
+                            wk_isa_name((wk_isa)isas[t]), n, curves, threads);
+            }
+        free(p);
+        free(ref);
+        free(out);
+    }
     return fails;
 }
 
