@@ -218,6 +218,16 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
             wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)q)), flanes);
             if (half) {
                 const cr_coef ch = coeffs_halved(cc);
+                const wk_vf fw2 = wk_vf_set1((float)(2 * WK_W));
+                wk_vf kf2 = wk_vf_add(kf, fw);
+                for (; q + 2 * WK_W <= run_end; q += 2 * WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf t2 = even_t(&e, fma_pos, kf2, k0 + (uint32_t)q + WK_W, lanes);
+                    wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
+                    wk_vf_storeu(out + q + WK_W, horner_half(ch, wk_vf_sub(t2, fcur)));
+                    kf = wk_vf_add(kf, fw2);
+                    kf2 = wk_vf_add(kf2, fw2);
+                }
                 for (; q + WK_W <= run_end; q += WK_W) {
                     wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
                     wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
