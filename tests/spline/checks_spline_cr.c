@@ -32,7 +32,7 @@ int wk_check_spline_even_positions(void) {
 /* For m <= 2^22 the vector paths compute s = k / (m - 1) as fmaf(k, rh,
  * k * rl) with rh = RN(1 / d), rl = RN(1 / d - rh) (spline_impl.h proves it
  * equals the float division). Checked exhaustively for m <= 2049 and for
- * every k of a few whole large m (2^22 itself, the largest), and on random
+ * every k of two whole large m (2^22 itself, the largest), and on random
  * (k, m). */
 static float fma_position(uint32_t k, uint32_t m) {
     float d = (float)(m - 1), rh = 1.0f / d, rl = fmaf(-rh, d, 1.0f) / d, kf = (float)k;
@@ -55,10 +55,8 @@ int wk_check_spline_even_positions_fma(void) {
     int fails = 0;
     for (uint32_t m = 2; m <= 2049 && fails < 5; m++) fails += fma_whole_m(m);
     wk_rng rng = {4242};
-    uint32_t big[4] = {1u << 22, (1u << 22) - 1, 0, 0};
-    big[2] = (1u << 21) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 21));
-    big[3] = (1u << 20) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 20));
-    for (int b = 0; b < 4; b++) fails += fma_whole_m(big[b]);
+    fails += fma_whole_m(1u << 22);
+    fails += fma_whole_m((1u << 21) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 21)));
     for (int t = 0; t < 200000 && fails < 5; t++) {
         uint32_t m = 2 + (uint32_t)(wk_rng_u64(&rng) % ((1u << 22) - 1));
         uint32_t k = (uint32_t)(wk_rng_u64(&rng) % m);
@@ -78,13 +76,13 @@ int wk_check_spline_cr_even_long(void) {
     wk_rng rng = {77};
     int isas[WK_ISA_COUNT];
     int nisa = wk_supported_isas(isas);
-    const uint32_t ms[] = {(1u << 22) - 3, 1u << 22, (1u << 22) + 1, 1000003};
+    const uint32_t ms[] = {1u << 22, (1u << 22) + 1, 100003};
     for (size_t b = 0; b < COUNT(ms); b++) {
-        uint32_t m = ms[b], n = b == 3 ? 13 : 64, mode = (uint32_t)(b & 1);
+        uint32_t m = ms[b], n = b == 2 ? 13 : 64, mode = (uint32_t)(b & 1);
         float *p = sp_alloc((size_t)n * sizeof *p), *ref = sp_alloc((size_t)m * sizeof *ref);
         float *out = sp_alloc((size_t)m * sizeof *out);
         for (uint32_t j = 0; j < n; j++) p[j] = sp_rand(&rng, -10, 10);
-        if (b == 3) { /* huge points: some segments' coefficients overflow, others exceed 2^100 */
+        if (b == 2) { /* huge points: some segments' coefficients overflow, others exceed 2^100 */
             p[3] = 3e38f;
             p[4] = -3e38f;
             p[8] = 1e31f;
@@ -132,7 +130,7 @@ int wk_check_spline_even_halved(void) {
     int fails = 0;
     wk_rng rng = {31337};
     volatile float half = 0.5f; /* no folding: the operations as written */
-    for (int t = 0; t < 2000000 && fails < 5; t++) {
+    for (int t = 0; t < 1000000 && fails < 5; t++) {
         float a = halved_coef(&rng), b = halved_coef(&rng), c = halved_coef(&rng), d = halved_coef(&rng);
         float u = halved_u(&rng);
         if (t % 3 == 0) { /* cancel in the first sum */
