@@ -312,13 +312,14 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
             float *oc = out + (size_t)c * out_stride + b0;
             /* ext[j + 1] = point j, phantom ends at ext[0] and ext[n + 1]:
              * lane i of ext + j is point i - 1 + j */
-            float ext[16 + 4] = {0};
-            memcpy(ext + 1, pc, (size_t)n * sizeof(float));
+            float ext[16 + 4 + WK_W];
+            for (uint32_t j = 0; j < 16 + 4; j += WK_W) wk_vf_storeu(ext + j, wk_vf_set1(0.0f));
+            for (uint32_t j = 0; j < n; j += WK_W) wk_vf_storeu(ext + 1 + j, wk_vf_load_n(pc + j, n - j < WK_W ? n - j : WK_W));
             if (mode == WK_SPLINE_END_PHANTOM) {
                 ext[0] = 2.0f * pc[0] - pc[1];
                 ext[n + 1] = 2.0f * pc[n - 1] - pc[n - 2];
             }
-            uint32_t tab[4][16];
+            uint32_t tab[4][16], tabh[4][16];
             int finite = 1;
             for (uint32_t j = 0; j < 16; j += WK_W) {
                 cr_coef cf = coeffs_of(wk_vf_loadu(ext + j), wk_vf_loadu(ext + j + 1), wk_vf_loadu(ext + j + 2),
@@ -327,6 +328,11 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
                 wk_vf_storeu((float *)(void *)(tab[1] + j), cf.b);
                 wk_vf_storeu((float *)(void *)(tab[2] + j), cf.c);
                 wk_vf_storeu((float *)(void *)(tab[3] + j), cf.d);
+                cr_coef ch = coeffs_halved(cf);
+                wk_vf_storeu((float *)(void *)(tabh[0] + j), ch.a);
+                wk_vf_storeu((float *)(void *)(tabh[1] + j), ch.b);
+                wk_vf_storeu((float *)(void *)(tabh[2] + j), ch.c);
+                wk_vf_storeu((float *)(void *)(tabh[3] + j), ch.d);
                 /* the segments in use all halvable: halved tables */
                 uint32_t ok = halvable_bits(cf.a) & halvable_bits(cf.b) & halvable_bits(cf.c) & halvable_bits(cf.d);
                 wk_vi seg = wk_vi_add(lanes, wk_vi_set1(j));
@@ -334,13 +340,9 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
                     wk_vm_bits(wk_vm_and(wk_vi_lt_s(wk_vi_set1(lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(hi + 1))));
                 finite &= (ok & used) == used;
             }
-            if (finite)
-                for (int z = 0; z < 4; z++)
-                    for (uint32_t j = 0; j < 16; j += WK_W)
-                        wk_vf_storeu((float *)(void *)(tab[z] + j),
-                                     wk_vf_mul(wk_vf_loadu((const float *)(const void *)(tab[z] + j)), wk_vf_set1(0.5f)));
-            const wk_lut16 la = wk_lut16_load(tab[0]), lb = wk_lut16_load(tab[1]), lc = wk_lut16_load(tab[2]),
-                           ld = wk_lut16_load(tab[3]);
+            uint32_t(*tt)[16] = finite ? tabh : tab;
+            const wk_lut16 la = wk_lut16_load(tt[0]), lb = wk_lut16_load(tt[1]), lc = wk_lut16_load(tt[2]),
+                           ld = wk_lut16_load(tt[3]);
 #define CR_SMALL_BODY(HORNER)                                                                                     \
     for (size_t q = 0; q < bn; q += WK_W) {                                                                    \
         size_t w = bn - q < WK_W ? bn - q : WK_W;                                                              \
