@@ -177,7 +177,7 @@ static void add(bcase *proto, wk_isa isa, int threads) {
 
 void wk_bench_register_spline(void) {
     static const wk_isa isas[] = {WK_ISA_SCALAR, WK_ISA_AVX2, WK_ISA_AVX512, WK_ISA_NEON};
-    bcase *list[16];
+    bcase *list[24];
     int nl = 0;
 
     /* evenly spaced: one long curve (m = 65536), and many short calls' worth (256 curves x 256) */
@@ -186,6 +186,9 @@ void wk_bench_register_spline(void) {
     list[nl++] = c;
     c = new_case("cr_sample", "256curves_n16_m256", run_sample);
     c->n = 16; c->curves = 256; c->m = 256;
+    list[nl++] = c;
+    c = new_case("cr_sample", "256curves_n64_m256", run_sample); /* longer curves: beyond register tables */
+    c->n = 64; c->curves = 256; c->m = 256;
     list[nl++] = c;
     c = new_case("store", "m65536", run_store);
     c->n = 4; c->curves = 1; c->m = 65536;

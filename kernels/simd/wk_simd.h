@@ -46,6 +46,7 @@
  *   wk_vm wk_vf_ge(a, b)      a >= b per lane, ordered (NaN lanes false)   [contour]
  *   WK_W8, uint64_t wk_u8_ge_bits(p, t)  bit k iff p[k] >= t (unsigned), for
  *                             the WK_W8 bytes at p (32 / 64 / 16)          [contour]
+ *   wk_vf wk_vf_fma(a, b, c)  a * b + c with one rounding (fused)      [spline perf]
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

@@ -141,3 +141,6 @@ static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
     __m256i ge = _mm256_cmpeq_epi8(_mm256_max_epu8(x, _mm256_set1_epi8((char)t)), x);
     return (uint32_t)_mm256_movemask_epi8(ge);
 }
+/* ---- added for spline (perf) ---- */
+/* a * b + c per lane with one rounding (fused multiply-add). */
+static inline wk_vf wk_vf_fma(wk_vf a, wk_vf b, wk_vf c) { return _mm256_fmadd_ps(a, b, c); }

@@ -138,3 +138,6 @@ static inline wk_vm wk_vf_ge(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b,
 static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
     return (uint64_t)_mm512_cmpge_epu8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8((char)t));
 }
+/* ---- added for spline (perf) ---- */
+/* a * b + c per lane with one rounding (fused multiply-add). */
+static inline wk_vf wk_vf_fma(wk_vf a, wk_vf b, wk_vf c) { return _mm512_fmadd_ps(a, b, c); }

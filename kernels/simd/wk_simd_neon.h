@@ -152,3 +152,6 @@ static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
     uint8x16_t m = vandq_u8(vcgeq_u8(vld1q_u8(p), vdupq_n_u8(t)), vld1q_u8(weight));
     return (uint64_t)vaddv_u8(vget_low_u8(m)) | (uint64_t)vaddv_u8(vget_high_u8(m)) << 8;
 }
+/* ---- added for spline (perf) ---- */
+/* a * b + c per lane with one rounding (fused multiply-add). */
+static inline wk_vf wk_vf_fma(wk_vf a, wk_vf b, wk_vf c) { return vfmaq_f32(c, a, b); }

@@ -53,15 +53,20 @@ typedef struct cr_rows_job {
     size_t p_stride, s_stride, out_stride, count, chunks;
     uint32_t n, mode, m;
     float *out;
+    size_t curves, group;
 } cr_rows_job;
 
+/* Evenly spaced: a task is a group of j->group curves x one chunk of
+ * samples (the samples' positions are shared by the group's curves). */
 static void cr_sample_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     (void)part;
     const cr_rows_job *j = ctx;
     for (size_t task = begin; task < end; task++) {
-        size_t c = task / j->chunks, k0 = task % j->chunks * CHUNK;
+        size_t c0 = task / j->chunks * j->group, k0 = task % j->chunks * CHUNK;
         size_t count = j->m - k0 < CHUNK ? j->m - k0 : CHUNK;
-        j->k->cr_even(j->p + c * j->p_stride, j->n, j->mode, j->m, (uint32_t)k0, count, j->out + c * j->out_stride + k0);
+        uint32_t nc = (uint32_t)(j->curves - c0 < j->group ? j->curves - c0 : j->group);
+        j->k->cr_even(j->p + c0 * j->p_stride, j->p_stride, nc, j->n, j->mode, j->m, (uint32_t)k0, count,
+                      j->out + c0 * j->out_stride + k0, j->out_stride);
     }
 }
 
@@ -99,8 +104,13 @@ static wk_status check_rows(const char *pname, const float *p, size_t p_stride, 
 
 static void run_sample(const wk__call *call, const float *p, size_t p_stride, uint32_t n, uint32_t curves,
                        uint32_t mode, uint32_t m, float *out, size_t out_stride) {
-    cr_rows_job j = {spline_kernels(call), p, NULL, p_stride, 0, out_stride, 0, (m + CHUNK - 1) / CHUNK, n, mode, m, out};
-    wk__parallel_for(call, (size_t)curves * j.chunks, CHUNK < m ? CHUNK : m, cr_sample_part, &j);
+    /* short rows: curves grouped up to about CHUNK samples per task */
+    size_t group = m < 4 * CHUNK ? 4 * CHUNK / m : 1;
+    if (group > curves) group = curves;
+    cr_rows_job j = {spline_kernels(call), p, NULL, p_stride, 0, out_stride, 0, (m + CHUNK - 1) / CHUNK, n, mode, m, out,
+                     curves, group};
+    wk__parallel_for(call, (curves + group - 1) / group * j.chunks, group * (CHUNK < m ? CHUNK : m), cr_sample_part,
+                     &j);
 }
 
 static wk_status sample_run(const wk__call *call, const float *x, const float *y, size_t p_stride, uint32_t n,
@@ -159,7 +169,7 @@ static wk_status eval_run(const wk__call *call, const float *p, size_t p_stride,
     if (overflow) return wk__fail(WK_ERR_OVERFLOW, "positions with s_stride %zu overflow size_t bytes", s_stride);
     if (wk__overlap(s, sf * sizeof(float), out, ob)) return wk__fail(WK_ERR_ALIAS, "out overlaps s");
     cr_rows_job j = {spline_kernels(call), p, s, p_stride, s_stride, out_stride, count, (count + CHUNK - 1) / CHUNK,
-                     n, mode, 0, out};
+                     n, mode, 0, out, 0, 0};
     wk__parallel_for(call, (size_t)curves * j.chunks, CHUNK < count ? CHUNK : count, cr_eval_part, &j);
     return WK_OK;
 }

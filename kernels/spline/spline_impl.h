@@ -19,9 +19,11 @@ typedef struct wk__water_args {
 } wk__water_args;
 
 typedef struct wk__spline_kernels {
-    /* One curve p[0..n-1]: samples k0 .. k0+count-1 of m (s = k / (m - 1)),
-     * out[0..count). */
-    void (*cr_even)(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out);
+    /* `curves` curves (curve c at p + c * p_stride, points [0, n)): samples
+     * k0 .. k0+count-1 of m (s = k / (m - 1)) to out + c * out_stride,
+     * [0, count). */
+    void (*cr_even)(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
+                    uint32_t k0, size_t count, float *out, size_t out_stride);
     /* One curve at positions s[0..count). */
     void (*cr_at)(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out);
     /* `lanes` curves side by side (point j of curve c at p[j * p_stride + c]),
@@ -115,5 +117,33 @@ static inline float wk__cr_value(const float *p, uint32_t n, uint32_t mode, floa
  * 2^-25 / d >= 2^-49 relative), while the double product is within 2^-52
  * relative of k / d; so both round to the same float. */
 static inline float wk__cr_even_s(uint32_t k, uint32_t m) { return (float)k / (float)(m - 1); }
+
+/* A cheaper form for d = m - 1 < 2^22, all in float: with rh = RN(1 / d)
+ * and rl = RN(1 / d - rh) (wk__cr_even_split), s = fmaf(k, rh, k * rl)
+ * equals (float)k / (float)d for every k <= d. Proof (u = 2^-24, RN
+ * relative error <= u in the normal range, k and d exact in float):
+ * - x = 1 / d - rh: |x| <= ulp(rh) / 2 <= u / d, so |rl - x| <= u^2 / d and
+ *   |rl| <= u (1 + u) / d;
+ * - c = RN(k rl): |c - k rl| <= u^2 (1 + u) k / d;
+ * - the fused v = k rh + c (one rounding) is within
+ *   k |rh + rl - 1/d| + |c - k rl| <= 2u^2 (1 + u/2) k / d of k / d.
+ * k / d in [2^a, 2^(a+1)), a < 0: it is never a rounding midpoint (those
+ * need 25 significant bits; k / d = p / 2^j in lowest terms has p <= k <
+ * 2^24), and a midpoint j 2^(a-24) (j odd) is at least 2^(a-24) / d away
+ * (|k 2^(24-a) - j d| >= 1). The error is below 2u^2 (1 + u/2) 2^(a+1) =
+ * 2^(a-46) (1 + u/2), which is < 2^(a-24) / d when d (1 + u/2) < 2^22, i.e.
+ * for every d <= 2^22 - 1. So v and k / d round to the same float (k = 0
+ * and k / d = 1 included). Checked exhaustively for m <= 2049 and for whole
+ * large m, and on random (k, m), in tests/spline. */
+#define WK__CR_FMA_MAX_M (1u << 22)
+
+/* rh = RN(1 / d) (a float division of exact operands) and rl = RN(1 / d -
+ * rh): 1 - rh d is an integer multiple of ulp(rh) below 2^23 of them, so the
+ * fmaf is exact and the second division rounds once. */
+static inline void wk__cr_even_split(uint32_t m, float *rh, float *rl) {
+    float d = (float)(m - 1);
+    *rh = 1.0f / d;
+    *rl = fmaf(-*rh, d, 1.0f) / d;
+}
 
 #endif /* WK_SPLINE_IMPL_H */

@@ -7,9 +7,11 @@
 #include "simd/wk_math.h"
 #include "spline_impl.h"
 
-static void cr_even_ref(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count,
-                        float *out) {
-    for (size_t q = 0; q < count; q++) out[q] = wk__cr_value(p, n, mode, wk__cr_even_s(k0 + (uint32_t)q, m));
+static void cr_even_ref(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
+                        uint32_t k0, size_t count, float *out, size_t out_stride) {
+    for (uint32_t c = 0; c < curves; c++)
+        for (size_t q = 0; q < count; q++)
+            out[c * out_stride + q] = wk__cr_value(p + c * p_stride, n, mode, wk__cr_even_s(k0 + (uint32_t)q, m));
 }
 
 static void cr_at_ref(const float *p, uint32_t n, uint32_t mode, const float *s, size_t count, float *out) {

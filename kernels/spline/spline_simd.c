@@ -99,56 +99,404 @@ static uint32_t next_boundary(uint32_t cur, uint32_t hi, uint32_t m, double r, f
     return k;
 }
 
-static void cr_even(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count, float *out) {
+/* Halved coefficients for evenly spaced samples. The reference computes
+ * 0.5 * v3 with v1 = u a + b, v2 = u v1 + c, v3 = u v2 + d (each operation
+ * rounded). When every coefficient is 0 or 2^-40 <= |c| <= 2^100 (halvable
+ * below), the same Horner steps on a/2, b/2, c/2, d/2 give exactly v3 / 2,
+ * with no NaN step and no final multiply. Proof: evenly spaced positions
+ * have u = 0 or 2^-24 <= |u| <= 2 (u = t - f is a multiple of ulp(t) >=
+ * 2^-23 when t >= 1, t >= 2^-23 when f = 0 since s >= 2^-24 and n - 1 >= 3,
+ * and 1 - t >= 2^-24 for the clamp mode's t < 1 at f = 1). For floats x, y
+ * with x + y != 0, |x + y| >= 2^-25 max(|x|, |y|) (either no cancellation,
+ * or a multiple of the smaller ulp). So the exact values u a, v1, u v1, v2,
+ * u v2, v3 are 0 or at least 2^-64, 2^-65, 2^-89, 2^-89, 2^-113, 2^-113 in
+ * magnitude, and below 2^106 (|u| <= 2): halving every exact intermediate
+ * keeps it in the normal range, where rounding commutes with scaling by
+ * 2^-1 (zeros keep their signs: the halved operands have the same signs).
+ * By induction each halved step returns exactly half the reference's, and
+ * the reference's 0.5 * v3 is exact. No NaN or infinity can arise, so the
+ * NaN step is the identity. Checked in tests/spline (spline_even_halved,
+ * spline_cr_even_scales). */
+WK_INLINE wk_vf horner_half(cr_coef c, wk_vf u) {
+    wk_vf v = wk_vf_add(wk_vf_mul(u, c.a), c.b);
+    v = wk_vf_add(wk_vf_mul(u, v), c.c);
+    return wk_vf_add(wk_vf_mul(u, v), c.d);
+}
+
+static int halvable(float c) {
+    float a = fabsf(c);
+    return c == 0.0f || (a >= 0x1p-40f && a <= 0x1p100f); /* false for NaN */
+}
+
+/* halvable() per lane, as lane bits */
+WK_INLINE uint32_t halvable_bits(wk_vf c) {
+    wk_vf a = wk_vi_as_vf(wk_vi_and(wk_vf_as_vi(c), wk_vi_set1(0x7FFFFFFFu)));
+    wk_vm in = wk_vm_and(wk_vf_le(wk_vf_set1(0x1p-40f), a), wk_vf_le(a, wk_vf_set1(0x1p100f)));
+    return wk_vm_bits(in) | wk_vm_bits(wk_vf_le(a, wk_vf_set1(0.0f)));
+}
+
+/* Broadcast coefficients of segment i; *half: all four halvable. */
+static cr_coef coeffs_broadcast_h(const float *p, uint32_t n, uint32_t mode, uint32_t i, int *half) {
+    float q[4], c[4];
+    wk__cr_points(p, n, mode, i, q);
+    wk__cr_coeffs(q, c);
+    *half = halvable(c[0]) & halvable(c[1]) & halvable(c[2]) & halvable(c[3]);
+    cr_coef r = {wk_vf_set1(c[0]), wk_vf_set1(c[1]), wk_vf_set1(c[2]), wk_vf_set1(c[3])};
+    return r;
+}
+
+WK_INLINE cr_coef coeffs_halved(cr_coef c) {
+    const wk_vf h = wk_vf_set1(0.5f);
+    cr_coef r = {wk_vf_mul(c.a, h), wk_vf_mul(c.b, h), wk_vf_mul(c.c, h), wk_vf_mul(c.d, h)};
+    return r;
+}
+
+/* Positions t = s * (n - 1) of evenly spaced samples, s = k / (m - 1) as the
+ * reference rounds it: for m <= WK__CR_FMA_MAX_M from float lanes k (kept
+ * exact, < 2^22) by the fused two-term product of spline_impl.h, else by
+ * the double product. */
+typedef struct even_pos {
+    wk_vf rh, rl, seg;
+    double r;
+} even_pos;
+
+WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf, uint32_t kbase, wk_vi lanes) {
+    wk_vf s = fma_pos ? wk_vf_fma(kf, e->rh, wk_vf_mul(kf, e->rl))
+                      : wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kbase), lanes), e->r);
+    return wk_vf_mul(s, e->seg);
+}
+
+/* One vector of samples kf .. kf + w - 1 from segment i_first = cur (its
+ * coefficients cc) onward: two segments select, more gather. Returns the
+ * last lane's segment. */
+WK_INLINE uint32_t cr_even_mixed(const float *p, uint32_t n, uint32_t mode, wk_vf t, uint32_t i_first,
+                                 uint32_t i_last, cr_coef cc, uint32_t lo, uint32_t hi, float ph_lo, float ph_hi,
+                                 cr_coef *next, int *next_half, wk_vf *value) {
+    wk_vi idx;
+    wk_vf f = segment_of(t, (float)lo, (float)hi, lo, hi, &idx);
+    cr_coef c;
+    *next = coeffs_broadcast_h(p, n, mode, i_last, next_half);
+    if (i_last - i_first <= 1) {
+        wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
+        c.a = wk_vf_select(second, next->a, cc.a);
+        c.b = wk_vf_select(second, next->b, cc.b);
+        c.c = wk_vf_select(second, next->c, cc.c);
+        c.d = wk_vf_select(second, next->d, cc.d);
+    } else {
+        c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
+    }
+    *value = horner(c, wk_vf_sub(t, f));
+    return i_last;
+}
+
+WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count,
+                            float *out, const int fma_pos) {
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
     const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
     const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
     const double r = 1.0 / (double)(m - 1);
-    const wk_vf vseg = wk_vf_set1(seg);
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1(seg), r};
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    /* Segments are monotonic in k: samples below k_next share segment cur,
-     * whose coefficients are computed once and broadcast. A vector that
-     * crosses a boundary spans two segments (select) or more (gather). */
-    /* Dense sampling (>= 4 vectors per segment) finds each boundary once;
-     * sparser sampling asks for the last lane's segment per vector. */
-    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
-    uint32_t k_next = dense ? next_boundary(cur, hi, m, r, seg, flo, fhi, lo) : 0;
-    cr_coef cc = coeffs_broadcast(p, n, mode, cur);
-    wk_vf fcur = wk_vf_set1((float)cur);
+    int half;
+    cr_coef cc = coeffs_broadcast_h(p, n, mode, cur, &half);
+    /* Dense sampling (>= 4 vectors per segment): segments are monotonic in
+     * k, so each segment's samples form one run [.., k_next) found once
+     * (exactly, with the samples' own segment computation); the run's full
+     * vectors broadcast its coefficients (halved when they allow it); a
+     * vector across a boundary selects per lane. */
+    if ((double)(m - 1) >= 4.0 * WK_W * (double)(n - 1)) {
+        size_t q = 0;
+        while (q < count) {
+            uint32_t k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
+            size_t run_end = (size_t)(k_next - k0) < count ? (size_t)(k_next - k0) : count;
+            const wk_vf fcur = wk_vf_set1((float)cur);
+            wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)q)), flanes);
+            if (half) {
+                const cr_coef ch = coeffs_halved(cc);
+                const wk_vf fw2 = wk_vf_set1((float)(2 * WK_W));
+                wk_vf kf2 = wk_vf_add(kf, fw);
+                for (; q + 2 * WK_W <= run_end; q += 2 * WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf t2 = even_t(&e, fma_pos, kf2, k0 + (uint32_t)q + WK_W, lanes);
+                    wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
+                    wk_vf_storeu(out + q + WK_W, horner_half(ch, wk_vf_sub(t2, fcur)));
+                    kf = wk_vf_add(kf, fw2);
+                    kf2 = wk_vf_add(kf2, fw2);
+                }
+                for (; q + WK_W <= run_end; q += WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
+                    kf = wk_vf_add(kf, fw);
+                }
+            } else {
+                for (; q + WK_W <= run_end; q += WK_W) {
+                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf_storeu(out + q, horner(cc, wk_vf_sub(t, fcur)));
+                    kf = wk_vf_add(kf, fw);
+                }
+            }
+            if (q >= count) break;
+            size_t w = count - q < WK_W ? count - q : WK_W;
+            uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
+            wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+            if (kl < k_next) { /* the tail, inside the run */
+                value = horner(cc, wk_vf_sub(t, fcur));
+            } else { /* segments hold > W samples here: the vector ends in the next one */
+                cur = cr_even_mixed(p, n, mode, t, cur, cur + 1, cc, lo, hi, ph_lo, ph_hi, &cc, &half, &value);
+            }
+            wk_vf_store_n(out + q, value, w);
+            q += WK_W;
+        }
+        return;
+    }
+    /* Sparse sampling: the last lane's segment per vector. */
+    wk_vf kf = wk_vf_add(wk_vf_set1((float)k0), flanes);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
-        uint32_t kf = k0 + (uint32_t)q, kl = kf + (uint32_t)w - 1;
-        wk_vf t = wk_vf_mul(wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kf), lanes), r), vseg);
-        wk_vf value;
-        uint32_t i_last = dense ? 0 : even_segment(kl, r, seg, flo, fhi, lo);
-        if (dense ? kl < k_next : i_last == cur) {
-            value = horner(cc, wk_vf_sub(t, fcur));
-        } else {
-            uint32_t i_first = even_segment(kf, r, seg, flo, fhi, lo);
-            if (dense) i_last = even_segment(kl, r, seg, flo, fhi, lo);
-            wk_vi idx;
-            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
-            cr_coef next = coeffs_broadcast(p, n, mode, i_last), c;
-            if (i_last - i_first <= 1) {
-                cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
-                wk_vm second = wk_vf_lt(wk_vf_set1((float)i_first), f); /* lanes past the first segment */
-                c.a = wk_vf_select(second, next.a, first.a);
-                c.b = wk_vf_select(second, next.b, first.b);
-                c.c = wk_vf_select(second, next.c, first.c);
-                c.d = wk_vf_select(second, next.d, first.d);
-            } else {
-                c = coeffs_gather(p, n, mode, idx, ph_lo, ph_hi);
-            }
-            value = horner(c, wk_vf_sub(t, f));
-            cur = i_last;
-            cc = next;
-            fcur = wk_vf_set1((float)cur);
-            if (dense) k_next = next_boundary(cur, hi, m, r, seg, flo, fhi, lo);
+        uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
+        wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+        uint32_t i_last = even_segment(kl, r, seg, flo, fhi, lo);
+        if (i_last == cur) value = horner(cc, wk_vf_sub(t, wk_vf_set1((float)cur)));
+        else {
+            uint32_t i_first = even_segment(kf0, r, seg, flo, fhi, lo);
+            cr_coef first = i_first == cur ? cc : coeffs_broadcast(p, n, mode, i_first);
+            cur = cr_even_mixed(p, n, mode, t, i_first, i_last, first, lo, hi, ph_lo, ph_hi, &cc, &half, &value);
         }
         wk_vf_store_n(out + q, value, w);
+        kf = wk_vf_add(kf, fw);
     }
+}
+
+static void cr_even_one(const float *p, uint32_t n, uint32_t mode, uint32_t m, uint32_t k0, size_t count,
+                        float *out) {
+    if (m <= WK__CR_FMA_MAX_M) cr_even_impl(p, n, mode, m, k0, count, out, 1);
+    else cr_even_impl(p, n, mode, m, k0, count, out, 0);
+}
+
+enum { EVEN_BLOCK = 1024 };
+
+/* Curves of up to 17 points (at most 16 segments), several at once: each
+ * block of samples gets its positions (u and segment per lane) once, then
+ * every curve reads them with its segments' coefficients in registers. */
+WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode,
+                                  uint32_t m, uint32_t k0, size_t count, float *out, size_t out_stride,
+                                  const int fma_pos) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
+    float ub[EVEN_BLOCK];
+    uint32_t ib[EVEN_BLOCK];
+    for (size_t b0 = 0; b0 < count; b0 += EVEN_BLOCK) {
+        size_t bn = count - b0 < EVEN_BLOCK ? count - b0 : EVEN_BLOCK;
+        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
+        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
+            wk_vi idx;
+            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
+            wk_vi_storeu(ib + q, idx);
+            kf = wk_vf_add(kf, fw);
+        }
+        for (uint32_t c = 0; c < curves; c++) {
+            const float *pc = p + (size_t)c * p_stride;
+            float *oc = out + (size_t)c * out_stride + b0;
+            /* ext[j + 1] = point j, phantom ends at ext[0] and ext[n + 1]:
+             * lane i of ext + j is point i - 1 + j */
+            float ext[16 + 4 + WK_W];
+            for (uint32_t j = 0; j < 16 + 4; j += WK_W) wk_vf_storeu(ext + j, wk_vf_set1(0.0f));
+            for (uint32_t j = 0; j < n; j += WK_W) wk_vf_storeu(ext + 1 + j, wk_vf_load_n(pc + j, n - j < WK_W ? n - j : WK_W));
+            if (mode == WK_SPLINE_END_PHANTOM) {
+                ext[0] = 2.0f * pc[0] - pc[1];
+                ext[n + 1] = 2.0f * pc[n - 1] - pc[n - 2];
+            }
+            uint32_t tab[4][16], tabh[4][16];
+            int finite = 1;
+            for (uint32_t j = 0; j < 16; j += WK_W) {
+                cr_coef cf = coeffs_of(wk_vf_loadu(ext + j), wk_vf_loadu(ext + j + 1), wk_vf_loadu(ext + j + 2),
+                                       wk_vf_loadu(ext + j + 3));
+                wk_vf_storeu((float *)(void *)(tab[0] + j), cf.a);
+                wk_vf_storeu((float *)(void *)(tab[1] + j), cf.b);
+                wk_vf_storeu((float *)(void *)(tab[2] + j), cf.c);
+                wk_vf_storeu((float *)(void *)(tab[3] + j), cf.d);
+                cr_coef ch = coeffs_halved(cf);
+                wk_vf_storeu((float *)(void *)(tabh[0] + j), ch.a);
+                wk_vf_storeu((float *)(void *)(tabh[1] + j), ch.b);
+                wk_vf_storeu((float *)(void *)(tabh[2] + j), ch.c);
+                wk_vf_storeu((float *)(void *)(tabh[3] + j), ch.d);
+                /* the segments in use all halvable: halved tables */
+                uint32_t ok = halvable_bits(cf.a) & halvable_bits(cf.b) & halvable_bits(cf.c) & halvable_bits(cf.d);
+                wk_vi seg = wk_vi_add(lanes, wk_vi_set1(j));
+                uint32_t used =
+                    wk_vm_bits(wk_vm_and(wk_vi_lt_s(wk_vi_set1(lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(hi + 1))));
+                finite &= (ok & used) == used;
+            }
+            uint32_t(*tt)[16] = finite ? tabh : tab;
+            const wk_lut16 la = wk_lut16_load(tt[0]), lb = wk_lut16_load(tt[1]), lc = wk_lut16_load(tt[2]),
+                           ld = wk_lut16_load(tt[3]);
+#define CR_SMALL_BODY(HORNER)                                                                                     \
+    for (size_t q = 0; q < bn; q += WK_W) {                                                                    \
+        size_t w = bn - q < WK_W ? bn - q : WK_W;                                                              \
+        wk_vi idx = wk_vi_loadu(ib + q);                                                                       \
+        cr_coef cq = {wk_vi_as_vf(wk_lut16_get(la, idx)), wk_vi_as_vf(wk_lut16_get(lb, idx)),                  \
+                      wk_vi_as_vf(wk_lut16_get(lc, idx)), wk_vi_as_vf(wk_lut16_get(ld, idx))};                 \
+        wk_vf_store_n(oc + q, HORNER(cq, wk_vf_loadu(ub + q)), w);                                             \
+    }
+            if (finite) {
+                CR_SMALL_BODY(horner_half)
+            } else {
+                CR_SMALL_BODY(horner)
+            }
+#undef CR_SMALL_BODY
+        }
+    }
+}
+
+enum { WIN_BLOCK = 512, WIN_SEGS = WIN_BLOCK / 2 + 32 };
+
+/* The window path needs every vector of samples within 8 segments:
+ * (W - 1) (n - 1) / (m - 1) <= 6 keeps it with room for rounding (a vector
+ * that still spans more is checked and gathers). */
+static int window_fits(uint32_t n, uint32_t m) { return (double)(WK_W - 1) * (double)(n - 1) <= 6.0 * (double)(m - 1); }
+
+/* Curves of any length sampled densely enough (window_fits): each block of
+ * WIN_BLOCK samples gets its positions (u and segment per lane) once; per
+ * curve, the coefficients of the block's segments go to four arrays (the
+ * reference's operations, vectorized) and each vector looks its lanes'
+ * coefficients up in a 16-segment window of them held in registers; the
+ * window starts at a multiple of 8 and moves when the first lane's segment
+ * leaves it. */
+WK_INLINE void cr_even_window_impl(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode,
+                                   uint32_t m, uint32_t k0, size_t count, float *out, size_t out_stride,
+                                   const int fma_pos) {
+    uint32_t lo, hi;
+    wk__cr_range(n, mode, &lo, &hi);
+    const float flo = (float)lo, fhi = (float)hi;
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
+    float ub[WIN_BLOCK];
+    uint32_t ib[WIN_BLOCK];
+    /* coefficient arrays: segment base0 + j at [j]; ext[j + 1] = point base0 - 1 + j */
+    float ca[WIN_SEGS + 64], cb[WIN_SEGS + 64], cc[WIN_SEGS + 64], cd[WIN_SEGS + 64], ext[WIN_SEGS + 64];
+    for (size_t b0 = 0; b0 < count; b0 += WIN_BLOCK) {
+        size_t bn = count - b0 < WIN_BLOCK ? count - b0 : WIN_BLOCK;
+        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
+        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
+            wk_vi idx;
+            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
+            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
+            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
+            wk_vi_storeu(ib + q, idx);
+            kf = wk_vf_add(kf, fw);
+        }
+        const uint32_t s_lo = ib[0], s_hi = ib[bn - 1], base0 = s_lo & ~7u;
+        const uint32_t nseg = s_hi - base0 + 1; /* <= WIN_SEGS by window_fits */
+        if (nseg + 8 > WIN_SEGS) { /* cannot happen; stay correct anyway */
+            for (uint32_t c = 0; c < curves; c++)
+                cr_even_one(p + (size_t)c * p_stride, n, mode, m, k0 + (uint32_t)b0, bn,
+                            out + (size_t)c * out_stride + b0);
+            continue;
+        }
+        const uint32_t nfill = (nseg + 16 + WK_W - 1) / WK_W * WK_W; /* segments computed, window padding included */
+        for (uint32_t c = 0; c < curves; c++) {
+            const float *pc = p + (size_t)c * p_stride;
+            float *oc = out + (size_t)c * out_stride + b0;
+            /* points base0 - 1 .. base0 + nfill + 2, phantom ends, zeros past them */
+            {
+                /* ext[j] = point x = base0 - 1 + j for x in [x0, x1) */
+                uint32_t j0 = base0 == 0 ? 1 : 0, x0 = base0 + j0 - 1;
+                uint32_t x1 = base0 - 1 + nfill + 4 < n ? base0 - 1 + nfill + 4 : n, len = x1 - x0;
+                for (uint32_t j = 0; j < nfill + 4 + WK_W; j += WK_W) wk_vf_storeu(ext + j, wk_vf_set1(0.0f));
+                for (uint32_t j = 0; j < len; j += WK_W)
+                    wk_vf_storeu(ext + j0 + j, wk_vf_load_n(pc + x0 + j, len - j < WK_W ? len - j : WK_W));
+                if (mode == WK_SPLINE_END_PHANTOM) {
+                    if (base0 == 0) ext[0] = 2.0f * pc[0] - pc[1];
+                    if (n - (base0 - 1) < nfill + 4) ext[n - (base0 - 1)] = 2.0f * pc[n - 1] - pc[n - 2];
+                }
+            }
+            uint32_t halvable_all = 1;
+            for (uint32_t j = 0; j < nfill; j += WK_W) {
+                cr_coef cf = coeffs_of(wk_vf_loadu(ext + j), wk_vf_loadu(ext + j + 1), wk_vf_loadu(ext + j + 2),
+                                       wk_vf_loadu(ext + j + 3));
+                wk_vf_storeu(ca + j, cf.a);
+                wk_vf_storeu(cb + j, cf.b);
+                wk_vf_storeu(cc + j, cf.c);
+                wk_vf_storeu(cd + j, cf.d);
+                uint32_t ok = halvable_bits(cf.a) & halvable_bits(cf.b) & halvable_bits(cf.c) & halvable_bits(cf.d);
+                wk_vi seg = wk_vi_add(lanes, wk_vi_set1(base0 + j));
+                uint32_t used =
+                    wk_vm_bits(wk_vm_and(wk_vi_lt_s(wk_vi_set1(s_lo - 1), seg), wk_vi_lt_s(seg, wk_vi_set1(s_hi + 1))));
+                halvable_all &= (ok & used) == used;
+            }
+            if (halvable_all)
+                for (uint32_t j = 0; j < nfill; j += WK_W) {
+                    const wk_vf h = wk_vf_set1(0.5f);
+                    wk_vf_storeu(ca + j, wk_vf_mul(wk_vf_loadu(ca + j), h));
+                    wk_vf_storeu(cb + j, wk_vf_mul(wk_vf_loadu(cb + j), h));
+                    wk_vf_storeu(cc + j, wk_vf_mul(wk_vf_loadu(cc + j), h));
+                    wk_vf_storeu(cd + j, wk_vf_mul(wk_vf_loadu(cd + j), h));
+                }
+            uint32_t wbase = UINT32_MAX;
+            wk_lut16 la = wk_lut16_load((const uint32_t *)(const void *)ca), lb = la, lc = la, ld = la;
+            for (size_t q = 0; q < bn; q += WK_W) {
+                size_t w = bn - q < WK_W ? bn - q : WK_W;
+                uint32_t first = ib[q] - base0, last = ib[q + w - 1] - base0;
+                wk_vi idx = wk_vi_add(wk_vi_loadu(ib + q), wk_vi_set1(0u - base0));
+                cr_coef cq;
+                if (last - (first & ~7u) < 16) {
+                    if ((first & ~7u) != wbase) {
+                        wbase = first & ~7u;
+                        la = wk_lut16_load((const uint32_t *)(const void *)(ca + wbase));
+                        lb = wk_lut16_load((const uint32_t *)(const void *)(cb + wbase));
+                        lc = wk_lut16_load((const uint32_t *)(const void *)(cc + wbase));
+                        ld = wk_lut16_load((const uint32_t *)(const void *)(cd + wbase));
+                    }
+                    wk_vi rel = wk_vi_add(idx, wk_vi_set1(0u - wbase));
+                    cq.a = wk_vi_as_vf(wk_lut16_get(la, rel));
+                    cq.b = wk_vi_as_vf(wk_lut16_get(lb, rel));
+                    cq.c = wk_vi_as_vf(wk_lut16_get(lc, rel));
+                    cq.d = wk_vi_as_vf(wk_lut16_get(ld, rel));
+                } else { /* wider than a window (not expected): gather */
+                    cq.a = wk_vf_gather(ca, idx);
+                    cq.b = wk_vf_gather(cb, idx);
+                    cq.c = wk_vf_gather(cc, idx);
+                    cq.d = wk_vf_gather(cd, idx);
+                }
+                wk_vf uq = wk_vf_loadu(ub + q);
+                wk_vf_store_n(oc + q, halvable_all ? horner_half(cq, uq) : horner(cq, uq), w);
+            }
+        }
+    }
+}
+
+static void cr_even(const float *p, size_t p_stride, uint32_t curves, uint32_t n, uint32_t mode, uint32_t m,
+                    uint32_t k0, size_t count, float *out, size_t out_stride) {
+    const int dense = (double)(m - 1) >= 4.0 * WK_W * (double)(n - 1);
+    if (n <= 17 && (curves > 1 || !dense)) {
+        if (m <= WK__CR_FMA_MAX_M) cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 1);
+        else cr_even_small_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 0);
+        return;
+    }
+    /* several curves share the windows' positions; one curve takes runs */
+    if (curves > 1 && window_fits(n, m)) {
+        if (m <= WK__CR_FMA_MAX_M) cr_even_window_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 1);
+        else cr_even_window_impl(p, p_stride, curves, n, mode, m, k0, count, out, out_stride, 0);
+        return;
+    }
+    for (uint32_t c = 0; c < curves; c++)
+        cr_even_one(p + (size_t)c * p_stride, n, mode, m, k0, count, out + (size_t)c * out_stride);
 }
 
 /* Curves of up to 17 points: the segments' coefficients (computed once, as
@@ -247,11 +595,23 @@ static void cr_even_cols(const float *p, size_t p_stride, uint32_t n, uint32_t m
 
 /* -------------------------------------------------------- height curves */
 
-/* Up to 16 segments: each segment's terms computed once (the reference's
- * operations, so the same bits), looked up per lane from registers; the
- * segment is the count of interior key times <= x. */
-static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
-    uint32_t tab[7][16];
+/* Up to 64 segments: each segment's terms computed once (the reference's
+ * operations, so the same bits), looked up per lane from registers (T
+ * tables of 16 segments per term, the lane's table chosen by select); the
+ * segment is the count of interior key times <= x (what the reference's
+ * binary search finds). No gathers: they are slow where a 16-lane gather
+ * costs ~20 cycles. */
+WK_INLINE wk_vi lut_get_t(const wk_lut16 *t, int T, wk_vi j, wk_vm m16, wk_vm m32, wk_vm m48) {
+    wk_vi r = wk_lut16_get(t[0], j);
+    if (T > 1) r = wk_vi_select(m16, wk_lut16_get(t[1], j), r);
+    if (T > 2) r = wk_vi_select(m32, wk_lut16_get(t[2], j), r);
+    if (T > 3) r = wk_vi_select(m48, wk_lut16_get(t[3], j), r);
+    return r;
+}
+
+WK_INLINE void curve_tables_impl(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out,
+                                 const int T) {
+    uint32_t tab[7][64];
     memset(tab, 0, sizeof tab);
     for (uint32_t j = 0; j + 1 < nkeys; j++) {
         const wk_curve_key *k0 = &keys[j], *k1 = &keys[j + 1];
@@ -260,39 +620,58 @@ static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x
         float c2 = ((3.0f * (v1 - v0)) - 2.0f * m0) - m1;
         float c3 = ((2.0f * (v0 - v1)) + m0) + m1;
         float terms[6] = {k0->time, dt, v0, m0, c2, c3};
-        memcpy(&tab[0][j], &terms[0], 4);
-        for (int q = 1; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
+        for (int q = 0; q < 6; q++) memcpy(&tab[q][j], &terms[q], 4);
         tab[6][j] = (!isfinite(k0->out_tangent) || !isfinite(k1->in_tangent)) ? 0xFFFFFFFFu : 0u;
     }
-    wk_lut16 lt0 = wk_lut16_load(tab[0]), ldt = wk_lut16_load(tab[1]), lv0 = wk_lut16_load(tab[2]);
-    wk_lut16 lm0 = wk_lut16_load(tab[3]), lc2 = wk_lut16_load(tab[4]), lc3 = wk_lut16_load(tab[5]);
-    wk_lut16 lstep = wk_lut16_load(tab[6]);
+    wk_lut16 lt0[4], ldt[4], lv0[4], lm0[4], lc2[4], lc3[4], lstep[4];
+    for (int g = 0; g < T; g++) {
+        lt0[g] = wk_lut16_load(tab[0] + 16 * g);
+        ldt[g] = wk_lut16_load(tab[1] + 16 * g);
+        lv0[g] = wk_lut16_load(tab[2] + 16 * g);
+        lm0[g] = wk_lut16_load(tab[3] + 16 * g);
+        lc2[g] = wk_lut16_load(tab[4] + 16 * g);
+        lc3[g] = wk_lut16_load(tab[5] + 16 * g);
+        lstep[g] = wk_lut16_load(tab[6] + 16 * g);
+    }
     const wk_vf nan = wk_vi_as_vf(wk_vi_set1(WK__SPLINE_NAN_BITS));
     const wk_vf t_first = wk_vf_set1(keys[0].time), t_last = wk_vf_set1(keys[nkeys - 1].time);
     const wk_vf v_first = wk_vf_set1(keys[0].value), v_last = wk_vf_set1(keys[nkeys - 1].value);
-    const wk_vi zero = wk_vi_set1(0), one = wk_vi_set1(1);
+    const wk_vi zero = wk_vi_set1(0);
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
         wk_vf xv = wk_vf_load_n(x + q, w);
         wk_vi j = zero;
-        for (uint32_t i = 1; i + 1 < nkeys; i++)
-            j = wk_vi_add(j, wk_vi_select(wk_vf_lt(xv, wk_vf_set1(keys[i].time)), zero, one));
-        wk_vf t0 = wk_vi_as_vf(wk_lut16_get(lt0, j)), dt = wk_vi_as_vf(wk_lut16_get(ldt, j));
-        wk_vf v0 = wk_vi_as_vf(wk_lut16_get(lv0, j)), m0 = wk_vi_as_vf(wk_lut16_get(lm0, j));
-        wk_vf c2 = wk_vi_as_vf(wk_lut16_get(lc2, j)), c3 = wk_vi_as_vf(wk_lut16_get(lc3, j));
+        for (uint32_t i = 1; i + 1 < nkeys; i++) /* NaN lanes count anything: replaced below */
+            j = wk_vi_inc_mask(j, wk_vf_ge(xv, wk_vf_set1(keys[i].time)));
+        wk_vm m16 = wk_vi_lt_s(wk_vi_set1(15), j), m32 = wk_vi_lt_s(wk_vi_set1(31), j);
+        wk_vm m48 = wk_vi_lt_s(wk_vi_set1(47), j);
+        wk_vf t0 = wk_vi_as_vf(lut_get_t(lt0, T, j, m16, m32, m48));
+        wk_vf dt = wk_vi_as_vf(lut_get_t(ldt, T, j, m16, m32, m48));
+        wk_vf v0 = wk_vi_as_vf(lut_get_t(lv0, T, j, m16, m32, m48));
+        wk_vf m0 = wk_vi_as_vf(lut_get_t(lm0, T, j, m16, m32, m48));
+        wk_vf c2 = wk_vi_as_vf(lut_get_t(lc2, T, j, m16, m32, m48));
+        wk_vf c3 = wk_vi_as_vf(lut_get_t(lc3, T, j, m16, m32, m48));
         wk_vf u = wk_vf_div(wk_vf_sub(xv, t0), dt);
         wk_vf h = wk_vf_add(wk_vf_mul(c3, u), c2);
         h = wk_vf_add(wk_vf_mul(h, u), m0);
         h = canon(wk_vf_add(wk_vf_mul(h, u), v0));
-        h = wk_vf_select(wk_vi_lt_s(wk_lut16_get(lstep, j), zero), v0, h);
+        h = wk_vf_select(wk_vi_lt_s(lut_get_t(lstep, T, j, m16, m32, m48), zero), v0, h);
         h = wk_vf_select(wk_vf_lt(xv, t_last), h, v_last);
         h = wk_vf_select(wk_vf_lt(t_first, xv), h, v_first);
         wk_vf_store_n(out + q, wk_vf_select(wk_vf_isnan(xv), nan, h), w);
     }
 }
 
+static void curve_small(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
+    uint32_t T = (nkeys - 1 + 15) / 16;
+    if (T <= 1) curve_tables_impl(keys, nkeys, x, count, out, 1);
+    else if (T == 2) curve_tables_impl(keys, nkeys, x, count, out, 2);
+    else if (T == 3) curve_tables_impl(keys, nkeys, x, count, out, 3);
+    else curve_tables_impl(keys, nkeys, x, count, out, 4);
+}
+
 static void curve(const wk_curve_key *keys, uint32_t nkeys, const float *x, size_t count, float *out) {
-    if (nkeys >= 2 && nkeys <= 17) {
+    if (nkeys >= 2 && nkeys <= 65) {
         curve_small(keys, nkeys, x, count, out);
         return;
     }

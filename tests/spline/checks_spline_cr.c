@@ -29,6 +29,199 @@ int wk_check_spline_even_positions(void) {
     return fails;
 }
 
+/* For m <= 2^22 the vector paths compute s = k / (m - 1) as fmaf(k, rh,
+ * k * rl) with rh = RN(1 / d), rl = RN(1 / d - rh) (spline_impl.h proves it
+ * equals the float division). Checked exhaustively for m <= 2049 and for
+ * every k of two whole large m (2^22 itself, the largest), and on random
+ * (k, m). */
+static float fma_position(uint32_t k, uint32_t m) {
+    float d = (float)(m - 1), rh = 1.0f / d, rl = fmaf(-rh, d, 1.0f) / d, kf = (float)k;
+    return fmaf(kf, rh, kf * rl);
+}
+
+static int fma_whole_m(uint32_t m) {
+    int fails = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        float a = (float)k / (float)(m - 1), b = fma_position(k, m);
+        if (wk_bits(a) != wk_bits(b)) {
+            FAIL("m %u k %u: division %.9g, fused two-term product %.9g", m, k, (double)a, (double)b);
+            break;
+        }
+    }
+    return fails;
+}
+
+int wk_check_spline_even_positions_fma(void) {
+    int fails = 0;
+    for (uint32_t m = 2; m <= 2049 && fails < 5; m++) fails += fma_whole_m(m);
+    wk_rng rng = {4242};
+    fails += fma_whole_m(1u << 22);
+    fails += fma_whole_m((1u << 21) + 1 + (uint32_t)(wk_rng_u64(&rng) % (1u << 21)));
+    for (int t = 0; t < 200000 && fails < 5; t++) {
+        uint32_t m = 2 + (uint32_t)(wk_rng_u64(&rng) % ((1u << 22) - 1));
+        uint32_t k = (uint32_t)(wk_rng_u64(&rng) % m);
+        float a = (float)k / (float)(m - 1), b = fma_position(k, m);
+        EXPECT(wk_bits(a) == wk_bits(b), "m %u k %u: division %.9g, fused two-term product %.9g", m, k, (double)a,
+               (double)b);
+    }
+    return fails;
+}
+
+/* Long evenly spaced runs on every ISA against the reference: m at both
+ * sides of 2^22 (the fused positions up to it, the double product above),
+ * chunk starts inside runs, and curves whose coefficients overflow (the
+ * NaN step of non-finite segments inside dense runs). */
+int wk_check_spline_cr_even_long(void) {
+    int fails = 0;
+    wk_rng rng = {77};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    const uint32_t ms[] = {1u << 22, (1u << 22) + 1, 100003};
+    for (size_t b = 0; b < COUNT(ms); b++) {
+        uint32_t m = ms[b], n = b == 2 ? 13 : 64, mode = (uint32_t)(b & 1);
+        float *p = sp_alloc((size_t)n * sizeof *p), *ref = sp_alloc((size_t)m * sizeof *ref);
+        float *out = sp_alloc((size_t)m * sizeof *out);
+        for (uint32_t j = 0; j < n; j++) p[j] = sp_rand(&rng, -10, 10);
+        if (b == 2) { /* huge points: some segments' coefficients overflow, others exceed 2^100 */
+            p[3] = 3e38f;
+            p[4] = -3e38f;
+            p[8] = 1e31f;
+            p[11] = -INFINITY;
+        }
+        wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+        EXPECT(wk_spline_cr_sample(p, n, n, 1, mode, m, ref, m, &sc) == WK_OK, "scalar sample m %u", m);
+        for (int t = 0; t < nisa; t++) {
+            if (isas[t] == WK_ISA_SCALAR) continue;
+            wk_exec ex = wk_exec_for(isas[t], wk_test_threads());
+            memset(out, 0x5A, (size_t)m * sizeof *out);
+            EXPECT(wk_spline_cr_sample(p, n, n, 1, mode, m, out, m, &ex) == WK_OK, "sample m %u", m);
+            EXPECT_SAME(out, ref, m, "%s long sample n %u m %u mode %u", wk_isa_name((wk_isa)isas[t]), n, m, mode);
+        }
+        free(p);
+        free(ref);
+        free(out);
+    }
+    return fails;
+}
+
+/* Evenly spaced samples of segments whose coefficients are all 0 or
+ * 2^-40 <= |c| <= 2^100 take halved coefficients and skip the final 0.5 *
+ * (spline_simd.c proves it exact for u = 0 or 2^-24 <= |u| <= 2). Checked
+ * here on random coefficients at the edges of that range, with forced
+ * cancellations, against the reference's formula. */
+static float halved_coef(wk_rng *r) {
+    uint64_t z = wk_rng_u64(r);
+    if (z % 8 == 0) return (z & 8) ? -0.0f : 0.0f;
+    float v = ldexpf(1.0f + (float)((z >> 8) % (1u << 23)) / (float)(1u << 23), -40 + (int)((z >> 40) % 141));
+    if (v > 0x1p100f) v = 0x1p100f;
+    return (z & 16) ? -v : v;
+}
+
+static float halved_u(wk_rng *r) {
+    uint64_t z = wk_rng_u64(r);
+    if (z % 8 == 0) return 0.0f;
+    int g = 23 - (int)((z >> 8) % 24);
+    float v = (float)((z >> 16) % ((2u << g) + 1)) / (float)(1u << g);
+    if (v < 0x1p-24f) v = 0x1p-24f;
+    return (z & 1) ? -v : v;
+}
+
+int wk_check_spline_even_halved(void) {
+    int fails = 0;
+    wk_rng rng = {31337};
+    volatile float half = 0.5f; /* no folding: the operations as written */
+    for (int t = 0; t < 1000000 && fails < 5; t++) {
+        float a = halved_coef(&rng), b = halved_coef(&rng), c = halved_coef(&rng), d = halved_coef(&rng);
+        float u = halved_u(&rng);
+        if (t % 3 == 0) { /* cancel in the first sum */
+            b = -(u * a);
+            if (!(b == 0.0f || (fabsf(b) >= 0x1p-40f && fabsf(b) <= 0x1p100f))) b = 0.0f;
+        }
+        if (t % 5 == 0) { /* cancel in the second */
+            c = -(u * (u * a + b));
+            if (!(c == 0.0f || (fabsf(c) >= 0x1p-40f && fabsf(c) <= 0x1p100f))) c = 0.0f;
+        }
+        float ref = half * (u * (u * (u * a + b) + c) + d);
+        float got = u * (u * (u * (a * half) + b * half) + c * half) + d * half;
+        if (wk_bits(ref) != wk_bits(got))
+            FAIL("a %a b %a c %a d %a u %a: reference %a, halved %a", (double)a, (double)b, (double)c, (double)d,
+                 (double)u, (double)ref, (double)got);
+    }
+    return fails;
+}
+
+/* Evenly spaced sampling on every ISA against the reference for curves at
+ * the edges of the halved form: tiny, huge, subnormal and infinite points,
+ * straight runs (zero coefficients), equal neighbours; the run path
+ * (dense), the register tables (n <= 17, several curves) and sparse. */
+int wk_check_spline_cr_even_scales(void) {
+    int fails = 0;
+    wk_rng rng = {2024};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    static const float scales[] = {1.0f, 1e-12f, 0x1p-41f, 0x1p-38f, 1e-20f, 1e-30f, 1e-39f, 1e29f, 0x1p98f,
+                                   0x1p101f, 3e38f};
+    const uint32_t ns[] = {4, 5, 16, 17, 40, 300};
+    const uint32_t ms[] = {2, 33, 300, 5000};
+    for (size_t a = 0; a < COUNT(ns); a++)
+        for (size_t b = 0; b < COUNT(ms); b++)
+            for (uint32_t mode = 0; mode < 2; mode++) {
+                uint32_t n = ns[a], m = ms[b], curves = 6;
+                float *p = sp_alloc((size_t)n * curves * sizeof *p), *ref = sp_alloc((size_t)m * curves * sizeof *ref);
+                float *out = sp_alloc((size_t)m * curves * sizeof *out);
+                for (uint32_t c = 0; c < curves; c++) {
+                    float sc = scales[wk_rng_u64(&rng) % COUNT(scales)];
+                    int shape = (int)(wk_rng_u64(&rng) % 4);
+                    for (uint32_t j = 0; j < n; j++) {
+                        float v = sp_rand(&rng, -1, 1) * sc;
+                        if (shape == 1) v = (float)j * sc;                     /* straight: a = b = 0 */
+                        if (shape == 2 && j % 3) v = p[(size_t)c * n + j - 1]; /* equal neighbours */
+                        p[(size_t)c * n + j] = v;
+                    }
+                    if (shape == 3) p[(size_t)c * n + wk_rng_u64(&rng) % n] = (wk_rng_u64(&rng) & 1) ? INFINITY : 0x1p-149f;
+                }
+                wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+                EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, ref, m, &sc) == WK_OK, "scalar");
+                for (int t = 0; t < nisa; t++) {
+                    if (isas[t] == WK_ISA_SCALAR) continue;
+                    for (int split = 0; split < 2; split++) { /* all curves at once, then one per call */
+                        wk_exec ex = wk_exec_for(isas[t], 1);
+                        memset(out, 0x5A, (size_t)m * curves * sizeof *out);
+                        for (uint32_t c0 = 0; c0 < curves; c0 += split ? 1 : curves)
+                            EXPECT(wk_spline_cr_sample(p + (size_t)c0 * n, n, n, split ? 1 : curves, mode, m,
+                                                       out + (size_t)c0 * m, m, &ex) == WK_OK,
+                                   "sample");
+                        EXPECT_SAME(out, ref, (size_t)m * curves, "%s scales n %u m %u mode %u split %d",
+                                    wk_isa_name((wk_isa)isas[t]), n, m, mode, split);
+                    }
+                }
+                free(p);
+                free(ref);
+                free(out);
+            }
+    /* many curves: several tasks of grouped curves, two threads */
+    for (uint32_t a = 0; a < 2; a++) {
+        uint32_t n = a ? 30 : 10, m = 1000, curves = 40, mode = a;
+        float *p = sp_alloc((size_t)n * curves * sizeof *p), *ref = sp_alloc((size_t)m * curves * sizeof *ref);
+        float *out = sp_alloc((size_t)m * curves * sizeof *out);
+        for (size_t i = 0; i < (size_t)n * curves; i++) p[i] = sp_rand(&rng, -5, 5);
+        wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+        EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, ref, m, &sc) == WK_OK, "scalar");
+        for (int t = 0; t < nisa; t++)
+            for (int threads = 1; threads <= (wk_test_threads() == 1 ? 1 : 2); threads++) { /* qemu: one */
+                wk_exec ex = wk_exec_for(isas[t], threads);
+                memset(out, 0x5A, (size_t)m * curves * sizeof *out);
+                EXPECT(wk_spline_cr_sample(p, n, n, curves, mode, m, out, m, &ex) == WK_OK, "sample");
+                EXPECT_SAME(out, ref, (size_t)m * curves, "%s grouped n %u curves %u threads %d",
+                            wk_isa_name((wk_isa)isas[t]), n, curves, threads);
+            }
+        free(p);
+        free(ref);
+        free(out);
+    }
+    return fails;
+}
+
 /* ------------------------------------------------- independent double */
 
 /* Catmull-Rom in double from the matrix form (Catmull & Rom 1974, tension

@@ -95,7 +95,7 @@ static int curve_run(void *ctx, const wk_exec *e, uint32_t split, void *out) {
 int wk_check_spline_curve_isa(void) {
     int fails = 0;
     wk_rng rng = {8};
-    const uint32_t nks[] = {1, 2, 3, 5, 17, 100};
+    const uint32_t nks[] = {1, 2, 3, 5, 17, 18, 33, 34, 50, 65, 66, 100};
     const size_t sizes[] = {0, 1, 3, 4, 5, 15, 16, 17, 31, 1000, 9000};
     for (size_t a = 0; a < COUNT(nks); a++)
         for (size_t b = 0; b < COUNT(sizes); b++) {

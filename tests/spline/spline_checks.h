@@ -1,6 +1,10 @@
 /* The spline family's checks, in run order; see common/wk_checks.h. */
 #define WK_CHECKS_SPLINE(X)              \
     X(spline_even_positions, plain)      \
+    X(spline_even_positions_fma, plain)  \
+    X(spline_cr_even_long, plain)        \
+    X(spline_even_halved, plain)         \
+    X(spline_cr_even_scales, plain)      \
     X(spline_cr_vs_double, plain)        \
     X(spline_cr_knots, plain)            \
     X(spline_cr_c1, plain)               \
