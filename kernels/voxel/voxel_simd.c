@@ -33,13 +33,18 @@ enum { L = 8 };
 
 /* The lanes' state, kept in registers: lanes are changed one at a time
  * with masked broadcasts (never scalar stores that a vector load would
- * have to wait for). */
+ * have to wait for). Per-lane constants of the ray (its axis signs, the
+ * face and the step of each axis) are set once at the refill. The walk
+ * keeps no s: the s of the last event is recomputed at a hit from the
+ * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
-    __m512d o[3], d[3], inv[3], len, limit, ks;
+    __m512d o[3], d[3], inv[3], len, limit;
     __m512i q[3], face, cc[3], chunk, groups;
+    __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
+    __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
+    __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
     size_t idx[L];
 } lanes;
-
 
 /* Fills lane l with the next ray that needs a walk; 0 when none is left. */
 static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
@@ -60,10 +65,14 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
             p->inv[a] = _mm512_mask_mov_pd(p->inv[a], m, _mm512_set1_pd(st.inv[a]));
             p->q[a] = _mm512_mask_set1_epi64(p->q[a], m, st.q[a]);
             p->cc[a] = _mm512_mask_set1_epi64(p->cc[a], m, INT64_MAX); /* no chunk cached */
+            p->back[a] = _mm512_mask_set1_epi64(p->back[a], m, st.step[a] < 0 ? -1 : 0);
+            p->fcode[a] = _mm512_mask_set1_epi64(p->fcode[a], m, 2 * a + (st.step[a] < 0));
+            p->pos[a] = (__mmask8)((p->pos[a] & ~m) | (st.step[a] > 0 ? m : 0));
+            p->mov[a] = (__mmask8)((p->mov[a] & ~m) | (st.step[a] != 0 ? m : 0));
         }
+        p->fin = (__mmask8)((p->fin & ~m) | (ray.limit != INFINITY ? m : 0));
         p->limit = _mm512_mask_mov_pd(p->limit, m, _mm512_set1_pd(ray.limit));
         p->len = _mm512_mask_mov_pd(p->len, m, _mm512_set1_pd(st.len));
-        p->ks = _mm512_mask_mov_pd(p->ks, m, _mm512_set1_pd(st.ks));
         p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
         p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
         p->groups = _mm512_mask_set1_epi64(p->groups, m, 0);
@@ -73,6 +82,18 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     return 0;
 }
 
+/* Rays [begin, end): each step does, per lane, the scalar walk's decisions
+ * (voxel_trace.c) with the same IEEE double operations (no FMA), with one
+ * difference that changes no result: the exit plane's exact quotient is
+ * only divided out where it decides something (a near-tie of estimates, a
+ * finite tmax, an exact fix-up, a hit). Elsewhere the other axes' cells
+ * are placed from the estimate instead (`sv` below): the estimate
+ * num * fl(1/d) lies within 3 ulp of the quotient fl(num/d), which moves
+ * o + s*d by at most 3 * 2^-53 |s*d|, far inside the acceptance margin
+ * (|x4| + 4 |s*d|) * 2^-46 of the position test; a position accepted from
+ * the estimate is therefore the cell the exact quotient gives, and any
+ * other lane is settled by wk__voxel_exact_advance with the exact
+ * quotient, as in the reference. */
 static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
                            size_t end) {
     lanes p;
@@ -80,9 +101,11 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
         p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = p.cc[a] = zero;
+        p.q[a] = p.cc[a] = p.back[a] = p.fcode[a] = zero;
+        p.pos[a] = p.mov[a] = 0;
     }
-    p.len = p.limit = p.ks = zd;
+    p.fin = 0;
+    p.len = p.limit = zd;
     p.face = p.chunk = p.groups = zero;
     memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
@@ -98,13 +121,17 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
                   onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
-    const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
-    const __m512i off_groups = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups));
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
     const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
     const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
-    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L];
-    _Alignas(64) double tks[L], tlen[L], tlim[L], to[3][L], td[3][L], tes[L];
+    const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
     _Alignas(64) uint64_t tchunk[L];
     while (act) {
         __m512i *q = p.q;
@@ -128,18 +155,21 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
                 __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
                 i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
                 i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-                p.chunk = _mm512_mask_i64gather_epi64(p.chunk, changed, i, (const void *)w->dir, 8);
+                __m512i c = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
                 /* and the chunk's nonempty-group mask (0 without a chunk) */
-                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(p.chunk, zero);
+                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
+                c = _mm512_maskz_add_epi64(got, c, off_occv);
+                p.chunk = _mm512_mask_mov_epi64(p.chunk, changed, c);
                 p.groups = _mm512_mask_mov_epi64(p.groups, changed, zero);
-                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(p.chunk, off_groups),
+                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(c, groups_from_occ),
                                                        (void *)0, 1);
             } else {
                 for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
                 for (unsigned m = changed; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
+                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l),
+                                                     c ? (int64_t)(uintptr_t)c + off_occ : 0);
                     p.groups = _mm512_mask_set1_epi64(p.groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
                 }
             }
@@ -147,19 +177,19 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         const __m512i chunk = p.chunk;
         /* an absent or empty chunk: a node of 64^3 cells */
         __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p.groups, zero);
+        /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
         __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
-        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 4), three), 2));
-        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 4), three), 4));
+        g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
+        g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
         __m512i g8 = _mm512_slli_epi64(g, 3);
-        __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, _mm512_add_epi64(_mm512_add_epi64(chunk, off_occ), g8),
-                                                  (void *)0, 1);
+        __m512i gaddr = _mm512_add_epi64(chunk, g8);
+        __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
         __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
         __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
-        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 2), three), 2));
-        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 2), three), 4));
+        bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
+        bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
         __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
         /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-        const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
         __mmask8 gnear = _mm512_test_epi64_mask(p.groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
         __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
         __m512i N = _mm512_set1_epi64(64);
@@ -169,37 +199,44 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
         N = _mm512_mask_mov_epi64(N, occbit, one);
         if (occbit) {
-            __m512i brick = _mm512_mask_i64gather_epi64(
-                zero, occbit, _mm512_add_epi64(_mm512_add_epi64(chunk, off_brick), g8), (void *)0, 1);
+            __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
             __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
             hits = occbit & (__mmask8)~isbrick;
-            _Alignas(64) int64_t tsub[L];
-            _mm512_store_si512((void *)tsub, _mm512_set1_epi64(-1));
+            __m512i sub = _mm512_set1_epi64(-1);
             if (isbrick) {
                 for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
                 _mm512_store_si512((void *)tchunk, chunk);
                 for (unsigned m = isbrick; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
-                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
                     uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                     int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                     int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
                     uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                    if ((mk >> sub) & 1) {
-                        tsub[l] = sub;
+                    int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    if ((mk >> s) & 1) {
+                        sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
                         hits |= (__mmask8)(1u << l);
                     }
                 }
             }
             if (hits) {
-                /* t = ks * len + 0.0, counted when t <= tmax (as the reference) */
-                __m512d t = _mm512_add_pd(_mm512_mul_pd(p.ks, p.len), zd);
+                /* s of the last event: the entered plane's quotient, as the walk divided it
+                 * (face 6: the start, s = 0); t = s * len + 0.0, counted when t <= tmax */
+                __m512i fa = _mm512_srli_epi64(p.face, 1), fb = _mm512_and_si512(p.face, one);
+                __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
+                __mmask8 f6 = _mm512_cmpeq_epi64_mask(p.face, _mm512_set1_epi64(6));
+                __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
+                __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p.o[0], f1, p.o[1]), f2, p.o[2]);
+                __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p.d[0], f1, p.d[1]), f2, p.d[2]);
+                __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), quarter), os);
+                __m512d ks = _mm512_maskz_div_pd(hits & (__mmask8)~f6, num, ds);
+                __m512d t = _mm512_add_pd(_mm512_mul_pd(ks, p.len), zd);
                 __mmask8 in = hits & _mm512_cmp_pd_mask(t, p.limit, _CMP_LE_OQ);
-                _Alignas(64) double tt[L];
                 _mm512_store_pd(tt, t);
                 for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
                 _mm512_store_si512((void *)tface, p.face);
+                _mm512_store_si512((void *)tsub, sub);
                 for (unsigned m = hits; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     size_t i = p.idx[l];
@@ -219,78 +256,102 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             live &= (__mmask8)~hits;
         }
         if (live) {
-            /* the exit plane: estimates, then exact quotients near ties */
+            /* the exit plane by estimate */
             const __m512i Nm1 = _mm512_sub_epi64(N, one);
             __m512d *o = p.o, *d = p.d;
             __m512i base[3], P[3];
             __m512d num[3], est[3];
-            __mmask8 pos[3], mov[3];
-            __m512d best = inf;
-            __m512i ea = _mm512_set1_epi64(-1);
             for (int a = 0; a < 3; a++) {
-                pos[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_GT_OQ);
-                mov[a] = pos[a] | _mm512_cmp_pd_mask(d[a], zd, _CMP_LT_OQ);
                 base[a] = _mm512_andnot_si512(Nm1, q[a]);
-                P[a] = _mm512_mask_add_epi64(base[a], pos[a], base[a], N);
+                P[a] = _mm512_mask_add_epi64(base[a], p.pos[a], base[a], N);
                 num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
-                est[a] = _mm512_mul_pd(num[a], p.inv[a]);
-                __mmask8 take = live & mov[a] &
-                                (_mm512_cmplt_epi64_mask(ea, zero) | _mm512_cmp_pd_mask(est[a], best, _CMP_LT_OQ));
-                best = _mm512_mask_mov_pd(best, take, est[a]);
-                ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
+                est[a] = _mm512_mask_mul_pd(inf, p.mov[a], num[a], p.inv[a]);
             }
-            __mmask8 none = live & _mm512_cmplt_epi64_mask(ea, zero);
+            /* the first smallest estimate (est of a still axis: +inf) */
+            __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
+            __m512d best = _mm512_mask_mov_pd(est[0], t1, est[1]);
+            __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best, _CMP_LT_OQ);
+            best = _mm512_mask_mov_pd(best, t2, est[2]);
+            __mmask8 is[3];
+            is[2] = t2;
+            is[1] = t1 & (__mmask8)~t2;
+            is[0] = (__mmask8)~(t1 | t2);
+            __mmask8 none = live & _mm512_cmp_pd_mask(best, inf, _CMP_EQ_OQ);
             done |= none;
             live &= (__mmask8)~none;
-            __mmask8 is[3];
-            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
-            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
-            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
-            __m512d es = _mm512_maskz_div_pd(live, nsel, _mm512_mask_mov_pd(onev, live, dsel));
+            /* near-ties: another axis's estimate within the margin; the reference's exact comparisons */
             __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
-            for (int a = 0; a < 3; a++) {
-                __mmask8 m = live & mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)) &
-                             _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
-                if (!m) continue;
-                __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
-                /* key (es, ea) <= (s, a)? */
-                __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
-                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, _mm512_set1_epi64(a)));
-                __mmask8 upd = m & (__mmask8)~le;
-                es = _mm512_mask_mov_pd(es, upd, s2);
-                ea = _mm512_mask_mov_epi64(ea, upd, _mm512_set1_epi64(a));
+            __mmask8 l0 = _mm512_mask_cmp_pd_mask(live, est[0], nearv, _CMP_LE_OQ);
+            __mmask8 l1 = _mm512_mask_cmp_pd_mask(live, est[1], nearv, _CMP_LE_OQ);
+            __mmask8 l2 = _mm512_mask_cmp_pd_mask(live, est[2], nearv, _CMP_LE_OQ);
+            __mmask8 tie = (l0 & l1) | (l0 & l2) | (l1 & l2);
+            __m512d sv = best; /* the s the other axes are placed at */
+            __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
+            if (tie) {
+                __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+                __m512d es = _mm512_mask_div_pd(best, tie, nsel, dsel);
+                for (int a = 0; a < 3; a++) {
+                    __m512i av = _mm512_set1_epi64(a);
+                    __mmask8 m = tie & p.mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, av) &
+                                 _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
+                    if (!m) continue;
+                    __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
+                    /* key (es, ea) <= (s, a)? */
+                    __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
+                                  (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, av));
+                    __mmask8 upd = m & (__mmask8)~le;
+                    es = _mm512_mask_mov_pd(es, upd, s2);
+                    ea = _mm512_mask_mov_epi64(ea, upd, av);
+                }
+                for (int a = 0; a < 3; a++)
+                    is[a] = (is[a] & (__mmask8)~tie) | (tie & _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)));
+                sv = _mm512_mask_mov_pd(sv, tie, es);
+                exact = tie;
             }
-            __mmask8 over = live & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
-            done |= over;
-            live &= (__mmask8)~over;
-            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
+            /* a finite tmax: the event must lie within it (exact quotient) */
+            __mmask8 fl = live & p.fin;
+            if (fl) {
+                __mmask8 need = fl & (__mmask8)~exact;
+                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+                sv = _mm512_mask_div_pd(sv, need, nsel, dsel);
+                exact |= need;
+                __mmask8 over = fl & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(sv, p.len), p.limit, _CMP_LE_OQ);
+                done |= over;
+                live &= (__mmask8)~over;
+            }
             /* the other axes: from the position, exact fix-up near a plane */
             __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
             __mmask8 fix[3] = {0, 0, 0};
             __m512i qold[3] = {q[0], q[1], q[2]};
             if (big) {
                 for (int b2 = 0; b2 < 3; b2++) {
-                    __mmask8 m = big & mov[b2] & (__mmask8)~is[b2];
-                    if (!m) continue;
-                    __m512d sd = _mm512_mul_pd(es, d[b2]);
+                    __mmask8 m = big & p.mov[b2] & (__mmask8)~is[b2];
+                    __m512d sd = _mm512_mul_pd(sv, d[b2]);
                     __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
-                    __m512d lo = _mm512_cvtepi64_pd(base[b2]), hi = _mm512_cvtepi64_pd(_mm512_add_epi64(base[b2], N));
-                    __mmask8 inr = _mm512_cmp_pd_mask(x4, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(x4, hi, _CMP_LT_OQ);
-                    __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-                    __m512i c = _mm512_maskz_cvttpd_epi64(inr & m, fl);
-                    __m512d frac = _mm512_sub_pd(x4, _mm512_cvtepi64_pd(c));
+                    __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                    __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
+                    __m512d frac = _mm512_sub_pd(x4, fl4);
                     __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
                     __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
-                    __mmask8 ok = inr & m & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
+                    __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, eps, _CMP_GT_OQ) &
                                   _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
-                    __mmask8 mono = (pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
-                                    ((__mmask8)~pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
-                    ok &= mono;
+                    /* within the node (base <= c < base + N) and not behind q */
+                    ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
+                    ok &= (p.pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
+                          ((__mmask8)~p.pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
                     q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
                     fix[b2] = m & (__mmask8)~ok;
                 }
             }
             if (fix[0] | fix[1] | fix[2]) {
+                /* the exact quotient of the exit plane, as the reference divides it */
+                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+                __m512d es = _mm512_mask_div_pd(sv, (__mmask8)((fix[0] | fix[1] | fix[2]) & ~exact), nsel, dsel);
+                __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
                 _mm512_store_pd(tes, es);
                 _mm512_store_si512((void *)tea, ea);
                 _mm512_store_si512((void *)tN, N);
@@ -312,13 +373,10 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             }
             /* the exit axis steps out of the node */
             for (int a = 0; a < 3; a++) {
-                __m512i nq = _mm512_mask_sub_epi64(P[a], (__mmask8)~pos[a], P[a], one);
-                q[a] = _mm512_mask_mov_epi64(q[a], live & is[a], nq);
-                __m512i f = _mm512_mask_add_epi64(_mm512_set1_epi64(2 * a), (__mmask8)~pos[a],
-                                                  _mm512_set1_epi64(2 * a), one);
-                p.face = _mm512_mask_mov_epi64(p.face, live & is[a], f);
+                __mmask8 m = live & is[a];
+                q[a] = _mm512_mask_add_epi64(q[a], m, P[a], p.back[a]);
+                p.face = _mm512_mask_mov_epi64(p.face, m, p.fcode[a]);
             }
-            p.ks = _mm512_mask_mov_pd(p.ks, live, es);
         }
         for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= (__mmask8)~done;
@@ -327,13 +385,10 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
         }
     }
-    (void)tlen;
-    (void)tlim;
-    (void)tks;
+
 }
 
 const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
-
 #elif defined(WK_SIMD_AVX2)
 #include <immintrin.h>
 
