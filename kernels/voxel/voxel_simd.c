@@ -43,43 +43,226 @@ typedef struct lanes {
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
     __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
-    size_t idx[L];
+    __m512i idx; /* the ray of each lane */
 } lanes;
 
-/* Fills lane l with the next ray that needs a walk; 0 when none is left. */
-static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
-                                                        const wk_rays *r, const wk_hits *h, size_t *next,
-                                                        size_t end) {
-    while (*next < end) {
-        size_t i = (*next)++;
+/* Rays set up for the walk, waiting for a lane: a small queue in structure
+ * of arrays, filled 8 rays at a time by the vector setup below. */
+enum { QCAP = 32 };
+typedef struct rayq {
+    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside */
+    _Alignas(64) double o[3][QCAP + L];
+    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L];
+    int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
+    int head, tail;
+    size_t next, end;
+} rayq;
+
+/* Appends the lanes `m` of the vectors to the queue (compressed). */
+static inline __attribute__((always_inline)) void q_append(rayq *rq, __mmask8 m, const __m512d *o, const __m512d *d,
+                                                           const __m512d *inv, __m512d len, __m512d limit,
+                                                           const __m512i *q, __m512i face, __m512i idx) {
+    int t = rq->tail;
+    for (int a = 0; a < 3; a++) {
+        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o[a]));
+        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, d[a]));
+        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, inv[a]));
+        _mm512_storeu_si512((void *)&rq->q[a][t], _mm512_maskz_compress_epi64(m, q[a]));
+    }
+    _mm512_storeu_pd(&rq->len[t], _mm512_maskz_compress_pd(m, len));
+    _mm512_storeu_pd(&rq->limit[t], _mm512_maskz_compress_pd(m, limit));
+    _mm512_storeu_si512((void *)&rq->face[t], _mm512_maskz_compress_epi64(m, face));
+    _mm512_storeu_si512((void *)&rq->idx[t], _mm512_maskz_compress_epi64(m, idx));
+    rq->tail = t + __builtin_popcount(m);
+}
+
+/* Sets up the next (up to) 8 rays as wk__voxel_begin does, with the same
+ * double operations in the same order: the start cell, 1/d, |d|, and for
+ * an origin outside the bounds the entry jump (the latest entry plane by
+ * exact quotients, the other axes placed from the position when clearly
+ * inside a cell). Lanes that would need begin's exact fix-up are set up
+ * by wk__voxel_begin itself. Misses are written at once; the rest go to
+ * the queue (which must have room for 8 more). */
+static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h) {
+    size_t i0 = rq->next, k = rq->end - i0 < L ? rq->end - i0 : L;
+    rq->next = i0 + k;
+    const __mmask8 valid = (__mmask8)((1u << k) - 1);
+    const __m512d zd = _mm512_setzero_pd(), inf = _mm512_set1_pd(INFINITY);
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i idx = _mm512_add_epi64(_mm512_set1_epi64((int64_t)i0), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+    const float *src[6] = {r->ox + i0, r->oy + i0, r->oz + i0, r->dx + i0, r->dy + i0, r->dz + i0};
+    __m512d o[3], d[3], inv[3];
+    __mmask8 nan = 0;
+    for (int a = 0; a < 3; a++) {
+        o[a] = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, src[a]));
+        d[a] = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, src[3 + a]));
+        nan |= _mm512_cmp_pd_mask(o[a], o[a], _CMP_UNORD_Q) | _mm512_cmp_pd_mask(d[a], d[a], _CMP_UNORD_Q);
+    }
+    __m512d limit = r->tmax ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, r->tmax + i0)) : inf;
+    /* no hit: a NaN component, tmax < 0 or NaN, an empty world */
+    __mmask8 miss = valid & (nan | (__mmask8)~_mm512_cmp_pd_mask(limit, zd, _CMP_GE_OQ));
+    if (!w->has_bounds) miss = valid;
+    __mmask8 todo = valid & (__mmask8)~miss;
+    __m512d len = _mm512_sqrt_pd(
+        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(d[0], d[0]), _mm512_mul_pd(d[1], d[1])), _mm512_mul_pd(d[2], d[2])));
+    __m512i q[3], LO[3], HI[3];
+    __mmask8 pos[3], neg[3], below[3], above[3], outside = 0, bad = 0;
+    for (int a = 0; a < 3; a++) {
+        __m512d x4 = _mm512_mul_pd(o[a], _mm512_set1_pd(4.0));
+        q[a] = _mm512_cvttpd_epi64(_mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+        pos[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_GT_OQ);
+        neg[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_LT_OQ);
+        inv[a] = _mm512_maskz_div_pd(pos[a] | neg[a], _mm512_set1_pd(1.0), d[a]);
+        LO[a] = _mm512_set1_epi64((int64_t)w->lo[a] * 64);
+        HI[a] = _mm512_set1_epi64(((int64_t)w->hi[a] + 1) * 64);
+        below[a] = _mm512_cmplt_epi64_mask(q[a], LO[a]);
+        above[a] = _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        outside |= below[a] | above[a];
+        bad |= (below[a] & (__mmask8)~pos[a]) | (above[a] & (__mmask8)~neg[a]);
+    }
+    miss |= todo & bad;
+    todo &= (__mmask8)~bad;
+    __m512i face = _mm512_set1_epi64(6);
+    __mmask8 jump = todo & outside, slow = 0;
+    if (jump) {
+        /* the latest entry plane among the axes outside (key order: on equal s the later axis) */
+        __m512d es = zd;
+        __m512i ea = _mm512_setzero_si512(), eP = _mm512_setzero_si512();
+        __mmask8 got = 0;
+        __m512i P[3];
+        for (int a = 0; a < 3; a++) {
+            __mmask8 oa = jump & (below[a] | above[a]);
+            P[a] = _mm512_mask_mov_epi64(HI[a], below[a], LO[a]);
+            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
+            __m512d s = _mm512_maskz_div_pd(oa, num, _mm512_mask_mov_pd(_mm512_set1_pd(1.0), oa, d[a]));
+            __mmask8 take = oa & ((__mmask8)~got | _mm512_cmp_pd_mask(s, es, _CMP_GE_OQ));
+            es = _mm512_mask_mov_pd(es, take, s);
+            ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
+            eP = _mm512_mask_mov_epi64(eP, take, P[a]);
+            got |= oa;
+        }
+        __mmask8 far = jump & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, len), limit, _CMP_LE_OQ);
+        miss |= far;
+        jump &= (__mmask8)~far;
+        const __m512d four = _mm512_set1_pd(4.0), onev = _mm512_set1_pd(1.0),
+                      margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+        for (int b = 0; b < 3; b++) {
+            __mmask8 isb = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(b));
+            __mmask8 m = jump & (__mmask8)~isb & (pos[b] | neg[b]);
+            if (m) {
+                /* one past the bounds at most, as begin */
+                __m512i lim = _mm512_mask_mov_epi64(_mm512_sub_epi64(LO[b], one), pos[b], HI[b]);
+                __m512i lo = _mm512_mask_mov_epi64(lim, pos[b], q[b]), hi = _mm512_mask_mov_epi64(q[b], pos[b], lim);
+                __m512d sd = _mm512_mul_pd(es, d[b]);
+                __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b], sd), four);
+                __mmask8 inr = _mm512_cmp_pd_mask(x4, _mm512_cvtepi64_pd(lo), _CMP_GE_OQ) &
+                               _mm512_cmp_pd_mask(x4, _mm512_add_pd(_mm512_cvtepi64_pd(hi), onev), _CMP_LT_OQ);
+                __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                __m512d frac = _mm512_sub_pd(x4, fl);
+                __m512d eps = _mm512_mul_pd(_mm512_add_pd(_mm512_abs_pd(x4), _mm512_mul_pd(four, _mm512_abs_pd(sd))),
+                                            margin);
+                __mmask8 ok = m & inr & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
+                              _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
+                q[b] = _mm512_mask_mov_epi64(q[b], ok, _mm512_cvttpd_epi64(fl));
+                slow |= m & (__mmask8)~ok;
+            }
+            /* the entry axis: the cell beyond the plane */
+            __mmask8 me = jump & isb;
+            q[b] = _mm512_mask_mov_epi64(q[b], me, _mm512_mask_sub_epi64(eP, neg[b], eP, one));
+            face = _mm512_mask_mov_epi64(face, me, _mm512_set1_epi64(2 * b + 0));
+            face = _mm512_mask_mov_epi64(face, me & neg[b], _mm512_set1_epi64(2 * b + 1));
+        }
+        jump &= (__mmask8)~slow;
+        /* still outside after the jump: a miss */
+        __mmask8 out2 = 0;
+        for (int a = 0; a < 3; a++)
+            out2 |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        miss |= jump & out2;
+    }
+    __mmask8 ready = todo & (__mmask8)~(miss | slow);
+    q_append(rq, ready, o, d, inv, len, limit, q, face, idx);
+    for (unsigned m = miss; m; m &= m - 1) wk__voxel_write_miss(h, i0 + (size_t)__builtin_ctz(m));
+    for (unsigned m = slow; m; m &= m - 1) {
+        size_t i = i0 + (size_t)__builtin_ctz(m);
         wk__vray ray;
         wk__vstate st;
         if (!wk__vray_load(r, i, &ray) || wk__voxel_begin(w, &ray, &st) != 2) {
             wk__voxel_write_miss(h, i);
             continue;
         }
-        const __mmask8 m = (__mmask8)(1u << l);
+        int t = rq->tail++;
         for (int a = 0; a < 3; a++) {
-            p->o[a] = _mm512_mask_mov_pd(p->o[a], m, _mm512_set1_pd(ray.o[a]));
-            p->d[a] = _mm512_mask_mov_pd(p->d[a], m, _mm512_set1_pd(ray.d[a]));
-            p->inv[a] = _mm512_mask_mov_pd(p->inv[a], m, _mm512_set1_pd(st.inv[a]));
-            p->q[a] = _mm512_mask_set1_epi64(p->q[a], m, st.q[a]);
-            p->cc[a] = _mm512_mask_set1_epi64(p->cc[a], m, INT64_MAX); /* no chunk cached */
-            p->back[a] = _mm512_mask_set1_epi64(p->back[a], m, st.step[a] < 0 ? -1 : 0);
-            p->fcode[a] = _mm512_mask_set1_epi64(p->fcode[a], m, 2 * a + (st.step[a] < 0));
-            p->pos[a] = (__mmask8)((p->pos[a] & ~m) | (st.step[a] > 0 ? m : 0));
-            p->mov[a] = (__mmask8)((p->mov[a] & ~m) | (st.step[a] != 0 ? m : 0));
+            rq->o[a][t] = ray.o[a];
+            rq->d[a][t] = ray.d[a];
+            rq->inv[a][t] = st.inv[a];
+            rq->q[a][t] = st.q[a];
         }
-        p->fin = (__mmask8)((p->fin & ~m) | (ray.limit != INFINITY ? m : 0));
-        p->limit = _mm512_mask_mov_pd(p->limit, m, _mm512_set1_pd(ray.limit));
-        p->len = _mm512_mask_mov_pd(p->len, m, _mm512_set1_pd(st.len));
-        p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
-        p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
-        p->groups = _mm512_mask_set1_epi64(p->groups, m, 0);
-        p->idx[l] = i;
-        return 1;
+        rq->len[t] = st.len;
+        rq->limit[t] = ray.limit;
+        rq->face[t] = st.face;
+        rq->idx[t] = (int64_t)i;
     }
-    return 0;
+}
+
+/* Fills the lanes `want` of packet p from the queue (set up more rays
+ * first when it runs short); returns the lanes filled (fewer at the end
+ * of the rays). */
+static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 want, rayq *rq,
+                                                           const struct wk_voxel_world *w, const wk_rays *r,
+                                                           const wk_hits *h) {
+    int k = __builtin_popcount(want);
+    while (rq->tail - rq->head < k && rq->next < rq->end) {
+        if (rq->tail + L > QCAP) {
+            /* move the (fewer than 8) waiting rays to the front */
+            int hd = rq->head;
+            for (int a = 0; a < 3; a++) {
+                _mm512_storeu_pd(rq->o[a], _mm512_loadu_pd(&rq->o[a][hd]));
+                _mm512_storeu_pd(rq->d[a], _mm512_loadu_pd(&rq->d[a][hd]));
+                _mm512_storeu_pd(rq->inv[a], _mm512_loadu_pd(&rq->inv[a][hd]));
+                _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
+            }
+            _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
+            _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
+            _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
+            _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
+            rq->tail -= hd;
+            rq->head = 0;
+        }
+        setup8(rq, w, r, h);
+    }
+    int avail = rq->tail - rq->head, m = avail < k ? avail : k;
+    if (m == 0) return 0;
+    /* the lowest m lanes of want */
+    unsigned f = 0, rest = want;
+    for (int j = 0; j < m; j++) {
+        f |= rest & (0u - rest);
+        rest &= rest - 1;
+    }
+    const int hd = rq->head;
+    rq->head = hd + m;
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p->o[a] = _mm512_mask_expand_pd(p->o[a], f, _mm512_loadu_pd(&rq->o[a][hd]));
+        p->d[a] = _mm512_mask_expand_pd(p->d[a], f, _mm512_loadu_pd(&rq->d[a][hd]));
+        p->inv[a] = _mm512_mask_expand_pd(p->inv[a], f, _mm512_loadu_pd(&rq->inv[a][hd]));
+        p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
+        p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], f, _mm512_set1_epi64(INT64_MAX)); /* no chunk cached */
+        /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
+        __mmask8 ps = _mm512_cmp_pd_mask(p->d[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d[a], zd, _CMP_LT_OQ);
+        p->pos[a] = ps;
+        p->mov[a] = ps | ng;
+        p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
+        p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
+    }
+    p->len = _mm512_mask_expand_pd(p->len, f, _mm512_loadu_pd(&rq->len[hd]));
+    p->limit = _mm512_mask_expand_pd(p->limit, f, _mm512_loadu_pd(&rq->limit[hd]));
+    p->fin = _mm512_cmp_pd_mask(p->limit, _mm512_set1_pd(INFINITY), _CMP_NEQ_UQ);
+    p->face = _mm512_mask_expand_epi64(p->face, f, _mm512_loadu_si512((const void *)&rq->face[hd]));
+    p->idx = _mm512_mask_expand_epi64(p->idx, f, _mm512_loadu_si512((const void *)&rq->idx[hd]));
+    p->chunk = _mm512_mask_mov_epi64(p->chunk, f, zero);
+    p->groups = _mm512_mask_mov_epi64(p->groups, f, zero);
+    return (__mmask8)f;
 }
 
 /* Rays [begin, end): each step does, per lane, the scalar walk's decisions
@@ -94,25 +277,12 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
  * the estimate is therefore the cell the exact quotient gives, and any
  * other lane is settled by wk__voxel_exact_advance with the exact
  * quotient, as in the reference. */
-static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
-                           size_t end) {
-    lanes p;
+/* One step of the active lanes `act` of packet p: returns the lanes that
+ * finished (their outputs written). */
+static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmask8 act,
+                                                                const struct wk_voxel_world *w, const wk_hits *h) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
-    for (int a = 0; a < 3; a++) {
-        p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = p.cc[a] = p.back[a] = p.fcode[a] = zero;
-        p.pos[a] = p.mov[a] = 0;
-    }
-    p.fin = 0;
-    p.len = p.limit = zd;
-    p.face = p.chunk = p.groups = zero;
-    memset(p.idx, 0, sizeof p.idx);
-    size_t next = begin;
-    __mmask8 act = 0;
-    for (int l = 0; l < L; l++)
-        if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
-    if (!act) return;
     const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
     const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
@@ -130,262 +300,297 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
     const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
-    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
     _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
     _Alignas(64) uint64_t tchunk[L];
-    while (act) {
-        __m512i *q = p.q;
-        __mmask8 done = 0, hits = 0;
-        /* leaving the bounds: a miss */
-        __mmask8 out = 0;
-        for (int a = 0; a < 3; a++)
-            out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
-        out &= act;
-        done |= out;
-        __mmask8 live = act & (__mmask8)~out;
-        /* chunk lookups where a lane entered another chunk */
-        __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
-        __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p.cc[0]) |
-                                   _mm512_cmpneq_epi64_mask(c3[1], p.cc[1]) |
-                                   _mm512_cmpneq_epi64_mask(c3[2], p.cc[2]));
-        if (changed) {
-            for (int a = 0; a < 3; a++) p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
-            if (w->dir) {
-                /* the directory: one gather (lanes are inside the bounds) */
-                __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
-                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
-                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-                __m512i c = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
-                /* and the chunk's nonempty-group mask (0 without a chunk) */
-                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
-                c = _mm512_maskz_add_epi64(got, c, off_occv);
-                p.chunk = _mm512_mask_mov_epi64(p.chunk, changed, c);
-                p.groups = _mm512_mask_mov_epi64(p.groups, changed, zero);
-                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(c, groups_from_occ),
-                                                       (void *)0, 1);
-            } else {
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
-                for (unsigned m = changed; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l),
-                                                     c ? (int64_t)(uintptr_t)c + off_occ : 0);
-                    p.groups = _mm512_mask_set1_epi64(p.groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
-                }
+    __m512i *q = p->q;
+    __mmask8 done = 0, hits = 0;
+    /* leaving the bounds: a miss */
+    __mmask8 out = 0;
+    for (int a = 0; a < 3; a++)
+        out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
+    out &= act;
+    done |= out;
+    __mmask8 live = act & (__mmask8)~out;
+    /* chunk lookups where a lane entered another chunk */
+    __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
+    __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p->cc[0]) |
+                               _mm512_cmpneq_epi64_mask(c3[1], p->cc[1]) |
+                               _mm512_cmpneq_epi64_mask(c3[2], p->cc[2]));
+    if (changed) {
+        for (int a = 0; a < 3; a++) p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], changed, c3[a]);
+        if (w->dir) {
+            /* the directory: one gather (lanes are inside the bounds) */
+            __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
+            i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
+            i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
+            __m512i c = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
+            /* and the chunk's nonempty-group mask (0 without a chunk) */
+            __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
+            c = _mm512_maskz_add_epi64(got, c, off_occv);
+            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, c);
+            p->groups = _mm512_mask_mov_epi64(p->groups, changed, zero);
+            p->groups = _mm512_mask_i64gather_epi64(p->groups, got, _mm512_add_epi64(c, groups_from_occ),
+                                                   (void *)0, 1);
+        } else {
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
+            for (unsigned m = changed; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l),
+                                                 c ? (int64_t)(uintptr_t)c + off_occ : 0);
+                p->groups = _mm512_mask_set1_epi64(p->groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
             }
-        }
-        const __m512i chunk = p.chunk;
-        /* an absent or empty chunk: a node of 64^3 cells */
-        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p.groups, zero);
-        /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
-        __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
-        g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
-        g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
-        __m512i g8 = _mm512_slli_epi64(g, 3);
-        __m512i gaddr = _mm512_add_epi64(chunk, g8);
-        __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
-        __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
-        __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
-        bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
-        bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
-        __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
-        /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-        __mmask8 gnear = _mm512_test_epi64_mask(p.groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
-        __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
-        __m512i N = _mm512_set1_epi64(64);
-        N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
-        N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
-        N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
-        N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
-        N = _mm512_mask_mov_epi64(N, occbit, one);
-        if (occbit) {
-            __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
-            __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
-            hits = occbit & (__mmask8)~isbrick;
-            __m512i sub = _mm512_set1_epi64(-1);
-            if (isbrick) {
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
-                _mm512_store_si512((void *)tchunk, chunk);
-                for (unsigned m = isbrick; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
-                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
-                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                    int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                    if ((mk >> s) & 1) {
-                        sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
-                        hits |= (__mmask8)(1u << l);
-                    }
-                }
-            }
-            if (hits) {
-                /* s of the last event: the entered plane's quotient, as the walk divided it
-                 * (face 6: the start, s = 0); t = s * len + 0.0, counted when t <= tmax */
-                __m512i fa = _mm512_srli_epi64(p.face, 1), fb = _mm512_and_si512(p.face, one);
-                __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
-                __mmask8 f6 = _mm512_cmpeq_epi64_mask(p.face, _mm512_set1_epi64(6));
-                __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
-                __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p.o[0], f1, p.o[1]), f2, p.o[2]);
-                __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p.d[0], f1, p.d[1]), f2, p.d[2]);
-                __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), quarter), os);
-                __m512d ks = _mm512_maskz_div_pd(hits & (__mmask8)~f6, num, ds);
-                __m512d t = _mm512_add_pd(_mm512_mul_pd(ks, p.len), zd);
-                __mmask8 in = hits & _mm512_cmp_pd_mask(t, p.limit, _CMP_LE_OQ);
-                _mm512_store_pd(tt, t);
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
-                _mm512_store_si512((void *)tface, p.face);
-                _mm512_store_si512((void *)tsub, sub);
-                for (unsigned m = hits; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    size_t i = p.idx[l];
-                    if (!((in >> l) & 1)) {
-                        wk__voxel_write_miss(h, i);
-                        continue;
-                    }
-                    h->t[i] = (float)tt[l];
-                    h->x[i] = (int32_t)tq[0][l];
-                    h->y[i] = (int32_t)tq[1][l];
-                    h->z[i] = (int32_t)tq[2][l];
-                    h->sub[i] = (int8_t)tsub[l];
-                    h->face[i] = (int8_t)tface[l];
-                }
-            }
-            done |= hits;
-            live &= (__mmask8)~hits;
-        }
-        if (live) {
-            /* the exit plane by estimate */
-            const __m512i Nm1 = _mm512_sub_epi64(N, one);
-            __m512d *o = p.o, *d = p.d;
-            __m512i base[3], P[3];
-            __m512d num[3], est[3];
-            for (int a = 0; a < 3; a++) {
-                base[a] = _mm512_andnot_si512(Nm1, q[a]);
-                P[a] = _mm512_mask_add_epi64(base[a], p.pos[a], base[a], N);
-                num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
-                est[a] = _mm512_mask_mul_pd(inf, p.mov[a], num[a], p.inv[a]);
-            }
-            /* the first smallest estimate (est of a still axis: +inf) */
-            __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
-            __m512d best = _mm512_mask_mov_pd(est[0], t1, est[1]);
-            __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best, _CMP_LT_OQ);
-            best = _mm512_mask_mov_pd(best, t2, est[2]);
-            __mmask8 is[3];
-            is[2] = t2;
-            is[1] = t1 & (__mmask8)~t2;
-            is[0] = (__mmask8)~(t1 | t2);
-            __mmask8 none = live & _mm512_cmp_pd_mask(best, inf, _CMP_EQ_OQ);
-            done |= none;
-            live &= (__mmask8)~none;
-            /* near-ties: another axis's estimate within the margin; the reference's exact comparisons */
-            __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
-            __mmask8 l0 = _mm512_mask_cmp_pd_mask(live, est[0], nearv, _CMP_LE_OQ);
-            __mmask8 l1 = _mm512_mask_cmp_pd_mask(live, est[1], nearv, _CMP_LE_OQ);
-            __mmask8 l2 = _mm512_mask_cmp_pd_mask(live, est[2], nearv, _CMP_LE_OQ);
-            __mmask8 tie = (l0 & l1) | (l0 & l2) | (l1 & l2);
-            __m512d sv = best; /* the s the other axes are placed at */
-            __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
-            if (tie) {
-                __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
-                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
-                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
-                __m512d es = _mm512_mask_div_pd(best, tie, nsel, dsel);
-                for (int a = 0; a < 3; a++) {
-                    __m512i av = _mm512_set1_epi64(a);
-                    __mmask8 m = tie & p.mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, av) &
-                                 _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
-                    if (!m) continue;
-                    __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
-                    /* key (es, ea) <= (s, a)? */
-                    __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
-                                  (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, av));
-                    __mmask8 upd = m & (__mmask8)~le;
-                    es = _mm512_mask_mov_pd(es, upd, s2);
-                    ea = _mm512_mask_mov_epi64(ea, upd, av);
-                }
-                for (int a = 0; a < 3; a++)
-                    is[a] = (is[a] & (__mmask8)~tie) | (tie & _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)));
-                sv = _mm512_mask_mov_pd(sv, tie, es);
-                exact = tie;
-            }
-            /* a finite tmax: the event must lie within it (exact quotient) */
-            __mmask8 fl = live & p.fin;
-            if (fl) {
-                __mmask8 need = fl & (__mmask8)~exact;
-                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
-                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
-                sv = _mm512_mask_div_pd(sv, need, nsel, dsel);
-                exact |= need;
-                __mmask8 over = fl & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(sv, p.len), p.limit, _CMP_LE_OQ);
-                done |= over;
-                live &= (__mmask8)~over;
-            }
-            /* the other axes: from the position, exact fix-up near a plane */
-            __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
-            __mmask8 fix[3] = {0, 0, 0};
-            __m512i qold[3] = {q[0], q[1], q[2]};
-            if (big) {
-                for (int b2 = 0; b2 < 3; b2++) {
-                    __mmask8 m = big & p.mov[b2] & (__mmask8)~is[b2];
-                    __m512d sd = _mm512_mul_pd(sv, d[b2]);
-                    __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
-                    __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-                    __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
-                    __m512d frac = _mm512_sub_pd(x4, fl4);
-                    __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
-                    __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
-                    __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, eps, _CMP_GT_OQ) &
-                                  _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
-                    /* within the node (base <= c < base + N) and not behind q */
-                    ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
-                    ok &= (p.pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
-                          ((__mmask8)~p.pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
-                    q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
-                    fix[b2] = m & (__mmask8)~ok;
-                }
-            }
-            if (fix[0] | fix[1] | fix[2]) {
-                /* the exact quotient of the exit plane, as the reference divides it */
-                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
-                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
-                __m512d es = _mm512_mask_div_pd(sv, (__mmask8)((fix[0] | fix[1] | fix[2]) & ~exact), nsel, dsel);
-                __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
-                _mm512_store_pd(tes, es);
-                _mm512_store_si512((void *)tea, ea);
-                _mm512_store_si512((void *)tN, N);
-                for (int b2 = 0; b2 < 3; b2++) {
-                    if (!fix[b2]) continue;
-                    _mm512_store_si512((void *)tbase[b2], base[b2]);
-                    _mm512_store_si512((void *)tq[b2], qold[b2]);
-                    _mm512_store_pd(to[b2], o[b2]);
-                    _mm512_store_pd(td[b2], d[b2]);
-                    for (unsigned m = fix[b2]; m; m &= m - 1) {
-                        int l = __builtin_ctz(m);
-                        int step = td[b2][l] > 0 ? 1 : -1;
-                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
-                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
-                                                             (int)tea[l], lim);
-                        q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
-                    }
-                }
-            }
-            /* the exit axis steps out of the node */
-            for (int a = 0; a < 3; a++) {
-                __mmask8 m = live & is[a];
-                q[a] = _mm512_mask_add_epi64(q[a], m, P[a], p.back[a]);
-                p.face = _mm512_mask_mov_epi64(p.face, m, p.fcode[a]);
-            }
-        }
-        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
-        act &= (__mmask8)~done;
-        for (unsigned m = done; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
         }
     }
+    const __m512i chunk = p->chunk;
+    /* an absent or empty chunk: a node of 64^3 cells */
+    __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p->groups, zero);
+    /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
+    __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
+    g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
+    g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
+    __m512i g8 = _mm512_slli_epi64(g, 3);
+    __m512i gaddr = _mm512_add_epi64(chunk, g8);
+    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
+    __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
+    __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
+    bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
+    bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
+    __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
+    /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
+    __mmask8 gnear = _mm512_test_epi64_mask(p->groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+    __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
+    __m512i N = _mm512_set1_epi64(64);
+    N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
+    N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
+    N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
+    N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
+    N = _mm512_mask_mov_epi64(N, occbit, one);
+    if (occbit) {
+        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
+        __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
+        hits = occbit & (__mmask8)~isbrick;
+        __m512i sub = _mm512_set1_epi64(-1);
+        if (isbrick) {
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
+            _mm512_store_si512((void *)tchunk, chunk);
+            for (unsigned m = isbrick; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
+                uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                if ((mk >> s) & 1) {
+                    sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
+                    hits |= (__mmask8)(1u << l);
+                }
+            }
+        }
+        if (hits) {
+            /* s of the last event: the entered plane's quotient, as the walk divided it
+             * (face 6: the start, s = 0); t = s * len + 0.0, counted when t <= tmax */
+            __m512i fa = _mm512_srli_epi64(p->face, 1), fb = _mm512_and_si512(p->face, one);
+            __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
+            __mmask8 f6 = _mm512_cmpeq_epi64_mask(p->face, _mm512_set1_epi64(6));
+            __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
+            __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->o[0], f1, p->o[1]), f2, p->o[2]);
+            __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->d[0], f1, p->d[1]), f2, p->d[2]);
+            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), quarter), os);
+            __m512d ks = _mm512_maskz_div_pd(hits & (__mmask8)~f6, num, ds);
+            __m512d t = _mm512_add_pd(_mm512_mul_pd(ks, p->len), zd);
+            __mmask8 in = hits & _mm512_cmp_pd_mask(t, p->limit, _CMP_LE_OQ);
+            _mm512_store_pd(tt, t);
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
+            _mm512_store_si512((void *)tface, p->face);
+            _mm512_store_si512((void *)tsub, sub);
+            for (unsigned m = hits; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                size_t i = p->idx[l];
+                if (!((in >> l) & 1)) {
+                    wk__voxel_write_miss(h, i);
+                    continue;
+                }
+                h->t[i] = (float)tt[l];
+                h->x[i] = (int32_t)tq[0][l];
+                h->y[i] = (int32_t)tq[1][l];
+                h->z[i] = (int32_t)tq[2][l];
+                h->sub[i] = (int8_t)tsub[l];
+                h->face[i] = (int8_t)tface[l];
+            }
+        }
+        done |= hits;
+        live &= (__mmask8)~hits;
+    }
+    if (live) {
+        /* the exit plane by estimate */
+        const __m512i Nm1 = _mm512_sub_epi64(N, one);
+        __m512d *o = p->o, *d = p->d;
+        __m512i base[3], P[3];
+        __m512d num[3], est[3];
+        for (int a = 0; a < 3; a++) {
+            base[a] = _mm512_andnot_si512(Nm1, q[a]);
+            P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], N);
+            num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
+            est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv[a]);
+        }
+        /* the first smallest estimate (est of a still axis: +inf) */
+        __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
+        __m512d best = _mm512_mask_mov_pd(est[0], t1, est[1]);
+        __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best, _CMP_LT_OQ);
+        best = _mm512_mask_mov_pd(best, t2, est[2]);
+        __mmask8 is[3];
+        is[2] = t2;
+        is[1] = t1 & (__mmask8)~t2;
+        is[0] = (__mmask8)~(t1 | t2);
+        __mmask8 none = live & _mm512_cmp_pd_mask(best, inf, _CMP_EQ_OQ);
+        done |= none;
+        live &= (__mmask8)~none;
+        /* near-ties: another axis's estimate within the margin; the reference's exact comparisons */
+        __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
+        __mmask8 l0 = _mm512_mask_cmp_pd_mask(live, est[0], nearv, _CMP_LE_OQ);
+        __mmask8 l1 = _mm512_mask_cmp_pd_mask(live, est[1], nearv, _CMP_LE_OQ);
+        __mmask8 l2 = _mm512_mask_cmp_pd_mask(live, est[2], nearv, _CMP_LE_OQ);
+        __mmask8 tie = (l0 & l1) | (l0 & l2) | (l1 & l2);
+        __m512d sv = best; /* the s the other axes are placed at */
+        __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
+        if (tie) {
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            __m512d es = _mm512_mask_div_pd(best, tie, nsel, dsel);
+            for (int a = 0; a < 3; a++) {
+                __m512i av = _mm512_set1_epi64(a);
+                __mmask8 m = tie & p->mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, av) &
+                             _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
+                if (!m) continue;
+                __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
+                /* key (es, ea) <= (s, a)? */
+                __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
+                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, av));
+                __mmask8 upd = m & (__mmask8)~le;
+                es = _mm512_mask_mov_pd(es, upd, s2);
+                ea = _mm512_mask_mov_epi64(ea, upd, av);
+            }
+            for (int a = 0; a < 3; a++)
+                is[a] = (is[a] & (__mmask8)~tie) | (tie & _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)));
+            sv = _mm512_mask_mov_pd(sv, tie, es);
+            exact = tie;
+        }
+        /* a finite tmax: the event must lie within it (exact quotient) */
+        __mmask8 fl = live & p->fin;
+        if (fl) {
+            __mmask8 need = fl & (__mmask8)~exact;
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            sv = _mm512_mask_div_pd(sv, need, nsel, dsel);
+            exact |= need;
+            __mmask8 over = fl & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(sv, p->len), p->limit, _CMP_LE_OQ);
+            done |= over;
+            live &= (__mmask8)~over;
+        }
+        /* the other axes: from the position, exact fix-up near a plane */
+        __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
+        __mmask8 fix[3] = {0, 0, 0};
+        __m512i qold[3] = {q[0], q[1], q[2]};
+        if (big) {
+            for (int b2 = 0; b2 < 3; b2++) {
+                __mmask8 m = big & p->mov[b2] & (__mmask8)~is[b2];
+                __m512d sd = _mm512_mul_pd(sv, d[b2]);
+                __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
+                __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
+                __m512d frac = _mm512_sub_pd(x4, fl4);
+                __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
+                __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
+                __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, eps, _CMP_GT_OQ) &
+                              _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
+                /* within the node (base <= c < base + N) and not behind q */
+                ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
+                ok &= (p->pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
+                      ((__mmask8)~p->pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
+                q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
+                fix[b2] = m & (__mmask8)~ok;
+            }
+        }
+        if (fix[0] | fix[1] | fix[2]) {
+            /* the exact quotient of the exit plane, as the reference divides it */
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            __m512d es = _mm512_mask_div_pd(sv, (__mmask8)((fix[0] | fix[1] | fix[2]) & ~exact), nsel, dsel);
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+            _mm512_store_pd(tes, es);
+            _mm512_store_si512((void *)tea, ea);
+            _mm512_store_si512((void *)tN, N);
+            for (int b2 = 0; b2 < 3; b2++) {
+                if (!fix[b2]) continue;
+                _mm512_store_si512((void *)tbase[b2], base[b2]);
+                _mm512_store_si512((void *)tq[b2], qold[b2]);
+                _mm512_store_pd(to[b2], o[b2]);
+                _mm512_store_pd(td[b2], d[b2]);
+                for (unsigned m = fix[b2]; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    int step = td[b2][l] > 0 ? 1 : -1;
+                    int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                    int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                         (int)tea[l], lim);
+                    q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
+                }
+            }
+        }
+        /* the exit axis steps out of the node */
+        for (int a = 0; a < 3; a++) {
+            __mmask8 m = live & is[a];
+            q[a] = _mm512_mask_add_epi64(q[a], m, P[a], p->back[a]);
+            p->face = _mm512_mask_mov_epi64(p->face, m, p->fcode[a]);
+        }
+    }
+    if (done & (__mmask8)~hits) {
+        _mm512_store_si512((void *)tidx, p->idx);
+        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, (size_t)tidx[__builtin_ctz(m)]);
+    }
+    return done;
+}
 
+static void packet_clear(lanes *p) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p->o[a] = p->d[a] = p->inv[a] = zd;
+        p->q[a] = p->cc[a] = p->back[a] = p->fcode[a] = zero;
+        p->pos[a] = p->mov[a] = 0;
+    }
+    p->fin = 0;
+    p->len = p->limit = zd;
+    p->face = p->chunk = p->groups = p->idx = zero;
+}
+
+/* Two packets walk in turn: their steps are independent, so the core
+ * overlaps one's latencies (gathers, conversions, compares) with the
+ * other's work. A finished lane is refilled from the queue at once. */
+static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                           size_t end) {
+    rayq rq;
+    memset(&rq, 0, sizeof rq);
+    rq.next = begin;
+    rq.end = end;
+    lanes pa, pb;
+    packet_clear(&pa);
+    packet_clear(&pb);
+    __mmask8 aa = fill(&pa, 0xFF, &rq, w, r, h);
+    __mmask8 ab = fill(&pb, 0xFF, &rq, w, r, h);
+    while (aa | ab) {
+        if (aa) {
+            __mmask8 done = walk_step(&pa, aa, w, h);
+            if (done) aa = (__mmask8)((aa & ~done) | fill(&pa, done, &rq, w, r, h));
+        }
+        if (ab) {
+            __mmask8 done = walk_step(&pb, ab, w, h);
+            if (done) ab = (__mmask8)((ab & ~done) | fill(&pb, done, &rq, w, r, h));
+        }
+    }
 }
 
 const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
