@@ -324,11 +324,13 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
             __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-            __m512i c = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
-            /* and the chunk's nonempty-group mask (0 without a chunk) */
+            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
+            /* and the chunk's nonempty-group mask (0 without a chunk); p->chunk keeps
+             * the entry's empty-pair bit in bit 0 (chunk addresses are 8-aligned) */
+            __m512i c = _mm512_andnot_si512(one, e);
             __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
             c = _mm512_maskz_add_epi64(got, c, off_occv);
-            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, c);
+            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, _mm512_or_si512(c, _mm512_and_si512(e, one)));
             p->groups = _mm512_mask_mov_epi64(p->groups, changed, zero);
             p->groups = _mm512_mask_i64gather_epi64(p->groups, got, _mm512_add_epi64(c, groups_from_occ),
                                                    (void *)0, 1);
@@ -361,7 +363,9 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
     __mmask8 gnear = _mm512_test_epi64_mask(p->groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
-    __m512i N = _mm512_set1_epi64(64);
+    /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
+    __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
+                                      _mm512_set1_epi64(128));
     N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
     N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
     N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
@@ -728,12 +732,14 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
+                /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept) */
                 p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i,
                                                       vmask(changed), 8);
-                unsigned got = changed & ne64(p.chunk, zero);
+                __m256i cp = _mm256_andnot_si256(one, p.chunk);
+                unsigned got = changed & ne64(cp, zero);
                 p.groups = sel_i(changed, zero, p.groups);
                 p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)0,
-                                                       _mm256_add_epi64(p.chunk, off_groups), vmask(got), 1);
+                                                       _mm256_add_epi64(cp, off_groups), vmask(got), 1);
             } else {
                 for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
                 for (unsigned m = changed; m; m &= m - 1) {
@@ -761,7 +767,8 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
         const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
         unsigned gnear = ne64(_mm256_and_si256(p.groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
         unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
-        __m256i N = _mm256_set1_epi64x(64);
+        /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
+        __m256i N = _mm256_add_epi64(_mm256_set1_epi64x(64), _mm256_slli_epi64(_mm256_and_si256(chunk, one), 6));
         N = sel_i(hasg, _mm256_set1_epi64x(32), N);
         N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
         N = sel_i(hasocc, _mm256_set1_epi64x(8), N);

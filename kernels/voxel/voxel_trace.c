@@ -6,9 +6,10 @@
  * ordered by the key (s, a). The state after any event K is, on each
  * axis, the cell reached by crossing exactly the planes whose key is <= K
  * (plane times are monotone along the direction of travel, so that is a
- * prefix). Empty nodes (a chunk of 64^3 cells, a group of 16^3, a block of
- * 4^3) are left in one jump: the first of their exit planes (key order) is
- * the event, and every other axis is brought to the state after it. That
+ * prefix). Empty nodes (an aligned 2^3 block of chunks, a chunk of 64^3
+ * cells, a group of 16^3, a block of 4^3, aligned pairs of groups and of
+ * blocks) are left in one jump: the first of their exit planes (key
+ * order) is the event, and every other axis is brought to the state after it. That
  * is the state the cell-by-cell walk reaches at the same event, and no
  * solid cell lies in between, so the first solid cell is the one the plain
  * walk finds.
@@ -160,7 +161,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
     int face = st.face;
     const wk__vchunk *chunk = NULL;
     int64_t ccx = 0, ccy = 0, ccz = 0;
-    int have_chunk = 0;
+    int have_chunk = 0, pair_empty = 0;
     for (;;) {
         /* Only leaving the bounds is possible now: a miss. */
         if (q[0] < LO[0] || q[0] >= HI[0] || q[1] < LO[1] || q[1] >= HI[1] || q[2] < LO[2] || q[2] >= HI[2])
@@ -169,7 +170,13 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         /* Inside the bounds: find the largest empty node around q. */
         int64_t cx = q[0] >> 6, cy = q[1] >> 6, cz = q[2] >> 6; /* arithmetic shifts (floor) */
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
-            chunk = w->dir ? wk__vdir_get(w, cx, cy, cz) : wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+            if (w->dir) {
+                uintptr_t e = wk__vdir_get(w, cx, cy, cz);
+                chunk = (const wk__vchunk *)(e & ~WK__VDIR_PAIR_EMPTY);
+                pair_empty = (int)(e & WK__VDIR_PAIR_EMPTY);
+            } else {
+                chunk = wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+            }
             ccx = cx;
             ccy = cy;
             ccz = cz;
@@ -177,7 +184,8 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         }
         const uint64_t ux = (uint64_t)q[0], uy = (uint64_t)q[1], uz = (uint64_t)q[2];
         int64_t N;
-        if (!chunk || !chunk->groups) N = 64;
+        /* an empty chunk in an empty aligned pair of chunks: twice as far */
+        if (!chunk || !chunk->groups) N = pair_empty ? 128 : 64;
         else {
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
             uint64_t occ = chunk->occ[g];

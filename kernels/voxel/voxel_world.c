@@ -62,7 +62,7 @@ void wk_voxel_world_destroy(wk_voxel_world *w) {
         w_free(w, c, sizeof *c);
     }
     w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
-    w_free(w, w->dir, w->dir_entries * sizeof(wk__vchunk *));
+    w_free(w, w->dir, w->dir_entries * sizeof *w->dir);
     wk_allocator hooks = w->hooks;
     hooks.free(hooks.user, w, sizeof *w);
 }
@@ -117,10 +117,24 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
         int64_t cc[3] = {cx, cy, cz};
         int inside = 1;
         for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
-        if (inside) w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                           (uint64_t)(cx - w->dlo[0])] = c;
+        if (inside) {
+            uintptr_t *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                                   (uint64_t)(cx - w->dlo[0])];
+            *e = (uintptr_t)c | (*e & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
+        }
     }
     return c;
+}
+
+/* The directory entry of chunk (cx, cy, cz); NULL without a directory or
+ * outside it. */
+static uintptr_t *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
+    if (!w->dir) return NULL;
+    int64_t cc[3] = {cx, cy, cz};
+    for (int a = 0; a < 3; a++)
+        if (cc[a] < w->dlo[a] || (uint64_t)(cc[a] - w->dlo[a]) >= w->dn[a]) return NULL;
+    return &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                   (uint64_t)(cx - w->dlo[0])];
 }
 
 /* Builds the directory around the bounds with room to grow (half the
@@ -139,13 +153,13 @@ static void rebuild_dir(world *w) {
         entries = entries > WK__VDIR_MAX ? entries : entries * (uint64_t)n[a];
     }
     uint64_t cap = w->chunks * 64 > ((uint64_t)1 << 16) ? w->chunks * 64 : ((uint64_t)1 << 16);
-    wk__vchunk **dir = NULL;
+    uintptr_t *dir = NULL;
     if (entries <= WK__VDIR_MAX && entries <= cap) dir = w_alloc(w, (size_t)entries * sizeof *dir);
     w_free(w, w->dir, w->dir_entries * sizeof *dir);
     w->dir = dir;
     w->dir_entries = dir ? (size_t)entries : 0;
     if (!dir) return;
-    memset(dir, 0, (size_t)entries * sizeof *dir);
+    for (uint64_t i = 0; i < entries; i++) dir[i] = WK__VDIR_PAIR_EMPTY;
     for (int a = 0; a < 3; a++) {
         w->dlo[a] = lo[a];
         w->dn[a] = (uint64_t)n[a];
@@ -153,12 +167,38 @@ static void rebuild_dir(world *w) {
     for (uint64_t i = 0; i <= w->mask; i++) {
         const wk__vslot *t = &w->table[i];
         if (!t->c) continue;
-        int64_t cc[3] = {t->cx, t->cy, t->cz};
-        int inside = 1;
-        for (int a = 0; a < 3; a++) inside &= cc[a] >= lo[a] && cc[a] - lo[a] < n[a];
-        if (inside) dir[((uint64_t)(cc[2] - lo[2]) * (uint64_t)n[1] + (uint64_t)(cc[1] - lo[1])) * (uint64_t)n[0] +
-                        (uint64_t)(cc[0] - lo[0])] = t->c;
+        uintptr_t *e = dir_slot(w, t->cx, t->cy, t->cz);
+        if (e) *e = (uintptr_t)t->c | (*e & WK__VDIR_PAIR_EMPTY);
     }
+    /* clear the bit around every nonempty chunk */
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        const wk__vslot *t = &w->table[i];
+        if (!t->c || !t->c->groups) continue;
+        for (int k = 0; k < 8; k++) {
+            uintptr_t *e = dir_slot(w, ((int64_t)t->cx & ~(int64_t)1) + (k & 1),
+                                    ((int64_t)t->cy & ~(int64_t)1) + ((k >> 1) & 1),
+                                    ((int64_t)t->cz & ~(int64_t)1) + (k >> 2));
+            if (e) *e &= ~WK__VDIR_PAIR_EMPTY;
+        }
+    }
+}
+
+/* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
+ * around chunk (cx, cy, cz) exact again, after that chunk became empty or
+ * nonempty. */
+static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz) {
+    if (!w->dir) return;
+    uintptr_t *e[8];
+    int nonempty = 0;
+    for (int k = 0; k < 8; k++) {
+        e[k] = dir_slot(w, (cx & ~(int64_t)1) + (k & 1), (cy & ~(int64_t)1) + ((k >> 1) & 1),
+                        (cz & ~(int64_t)1) + (k >> 2));
+        if (!e[k]) continue; /* outside the directory: no chunk there was ever nonempty */
+        const wk__vchunk *c = (const wk__vchunk *)(*e[k] & ~WK__VDIR_PAIR_EMPTY);
+        nonempty |= c && c->groups;
+    }
+    for (int k = 0; k < 8; k++)
+        if (e[k]) *e[k] = (*e[k] & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
 }
 
 static void note_bounds(world *w, const wk__vchunk *c) {
@@ -235,21 +275,28 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
         c->bricks_total++;
         w->bricks++;
         if (was) w->solid_blocks--;
+        int was_empty = c->groups == 0;
         c->occ[g] |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
+        if (was_empty) update_pair(w, c->cx, c->cy, c->cz);
         return 1;
     }
     if (was_brick) remove_brick(w, c, g, b);
     else if (was) w->solid_blocks--;
     if (mask == 0) {
         c->occ[g] &= ~bit;
-        if (!c->occ[g]) c->groups &= ~(1ull << g);
+        if (!c->occ[g] && c->groups) {
+            c->groups &= ~(1ull << g);
+            if (!c->groups) update_pair(w, c->cx, c->cy, c->cz);
+        }
     } else {
         w->solid_blocks++;
+        int was_empty = c->groups == 0;
         c->occ[g] |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
+        if (was_empty) update_pair(w, c->cx, c->cy, c->cz);
     }
     return 1;
 }
