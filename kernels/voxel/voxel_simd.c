@@ -42,6 +42,7 @@ typedef struct lanes {
     __m512i q[3], face, cc[3], chunk, groups;
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
+    __m512d eps, eps1; /* the position test's margin for the whole ray (see walk_step), 1 - eps */
     __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
     __m512i idx; /* the ray of each lane */
 } lanes;
@@ -56,6 +57,7 @@ typedef struct rayq {
     int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
     int head, tail;
     size_t next, end;
+    double b2; /* 2 B: B bounds |x4| of an accepted position (see walk_step) */
 } rayq;
 
 /* Appends the lanes `m` of the vectors to the queue (compressed). */
@@ -255,6 +257,13 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
         p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
         p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
     }
+    {
+        __m512d ao = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o[0]), _mm512_abs_pd(p->o[1])),
+                                   _mm512_abs_pd(p->o[2]));
+        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), _mm512_mul_pd(ao, _mm512_set1_pd(4.0))),
+                               _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
+        p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
+    }
     p->len = _mm512_mask_expand_pd(p->len, f, _mm512_loadu_pd(&rq->len[hd]));
     p->limit = _mm512_mask_expand_pd(p->limit, f, _mm512_loadu_pd(&rq->limit[hd]));
     p->fin = _mm512_cmp_pd_mask(p->limit, _mm512_set1_pd(INFINITY), _CMP_NEQ_UQ);
@@ -276,7 +285,12 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * (|x4| + 4 |s*d|) * 2^-46 of the position test; a position accepted from
  * the estimate is therefore the cell the exact quotient gives, and any
  * other lane is settled by wk__voxel_exact_advance with the exact
- * quotient, as in the reference. */
+ * quotient, as in the reference.
+ * The margin itself is a per-ray constant no smaller than the reference's
+ * (a larger margin only accepts fewer positions): an accepted x4 lies in
+ * the node, so |x4| <= B = max |LO|, |HI| + 128 cells, and
+ * 4 |s*d| <= |x4| + 4 |o|, so (|x4| + 4 |s*d|) <= 2 B + 4 max |o_a|; the
+ * product is taken with a 1 + 1e-7 factor over its own rounding. */
 /* One step of the active lanes `act` of packet p: returns the lanes that
  * finished (their outputs written). */
 static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmask8 act,
@@ -507,10 +521,8 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
                 __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
                 __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
                 __m512d frac = _mm512_sub_pd(x4, fl4);
-                __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
-                __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
-                __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, eps, _CMP_GT_OQ) &
-                              _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
+                __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, p->eps, _CMP_GT_OQ) &
+                              _mm512_cmp_pd_mask(frac, p->eps1, _CMP_LT_OQ);
                 /* within the node (base <= c < base + N) and not behind q */
                 ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
                 ok &= (p->pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
@@ -567,7 +579,7 @@ static void packet_clear(lanes *p) {
         p->pos[a] = p->mov[a] = 0;
     }
     p->fin = 0;
-    p->len = p->limit = zd;
+    p->len = p->limit = p->eps = p->eps1 = zd;
     p->face = p->chunk = p->groups = p->idx = zero;
 }
 
@@ -580,6 +592,13 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     memset(&rq, 0, sizeof rq);
     rq.next = begin;
     rq.end = end;
+    double bmax = 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = fabs((double)w->lo[a] * 64.0), hi = fabs(((double)w->hi[a] + 1.0) * 64.0);
+        bmax = lo > bmax ? lo : bmax;
+        bmax = hi > bmax ? hi : bmax;
+    }
+    rq.b2 = 2.0 * (bmax + 128.0);
     lanes pa, pb;
     packet_clear(&pa);
     packet_clear(&pb);
