@@ -293,32 +293,43 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * product is taken with a 1 + 1e-7 factor over its own rounding. */
 /* One step of the active lanes `act` of packet p: returns the lanes that
  * finished (their outputs written). */
-static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmask8 act,
-                                                                const struct wk_voxel_world *w, const wk_hits *h) {
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512d zd = _mm512_setzero_pd();
-    const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+#define WK_UNUSED __attribute__((unused))
+
+/* A step's state between its three parts (see raycast_avx512). */
+typedef struct step_state {
+    __mmask8 act, done, hits, live;
+    __m512i N;
+} step_state;
+
+/* Step, part 1: lanes leaving the bounds, chunk lookups. */
+static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
-    const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
                   onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    const __m512i off_occv = _mm512_set1_epi64(off_occ);
-    const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
-    const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
-    const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
-    const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-    const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
-    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
-    _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
-    _Alignas(64) uint64_t tchunk[L];
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
     __m512i *q = p->q;
-    __mmask8 done = 0, hits = 0;
+    __mmask8 done = 0, act = s->act;
     /* leaving the bounds: a miss */
     __mmask8 out = 0;
     for (int a = 0; a < 3; a++)
@@ -359,6 +370,39 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
             }
         }
     }
+    s->done = done;
+    s->live = live;
+}
+
+/* Step, part 2: the node around each cell (its size N), hits (written out). */
+static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    __m512i *q = p->q;
+    __mmask8 done = s->done, hits = 0, live = s->live;
     const __m512i chunk = p->chunk;
     /* an absent or empty chunk: a node of 64^3 cells */
     __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p->groups, zero);
@@ -424,9 +468,10 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
             for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
             _mm512_store_si512((void *)tface, p->face);
             _mm512_store_si512((void *)tsub, sub);
+            _mm512_store_si512((void *)tidx, p->idx);
             for (unsigned m = hits; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                size_t i = p->idx[l];
+                size_t i = (size_t)tidx[l];
                 if (!((in >> l) & 1)) {
                     wk__voxel_write_miss(h, i);
                     continue;
@@ -442,6 +487,42 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
         done |= hits;
         live &= (__mmask8)~hits;
     }
+    s->done = done;
+    s->hits = hits;
+    s->live = live;
+    s->N = N;
+}
+
+/* Step, part 3: leaving the node; misses written out; returns the lanes that finished. */
+static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    __m512i *q = p->q;
+    __mmask8 done = s->done, hits = s->hits, live = s->live;
+    __m512i N = s->N;
     if (live) {
         /* the exit plane by estimate */
         const __m512i Nm1 = _mm512_sub_epi64(N, one);
@@ -570,6 +651,11 @@ static inline __attribute__((always_inline)) __mmask8 walk_step(lanes *p, __mmas
     return done;
 }
 
+
+#ifndef NPK
+#define NPK 2
+#endif
+
 static void packet_clear(lanes *p) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
@@ -599,19 +685,30 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         bmax = hi > bmax ? hi : bmax;
     }
     rq.b2 = 2.0 * (bmax + 128.0);
-    lanes pa, pb;
-    packet_clear(&pa);
-    packet_clear(&pb);
-    __mmask8 aa = fill(&pa, 0xFF, &rq, w, r, h);
-    __mmask8 ab = fill(&pb, 0xFF, &rq, w, r, h);
-    while (aa | ab) {
-        if (aa) {
-            __mmask8 done = walk_step(&pa, aa, w, h);
-            if (done) aa = (__mmask8)((aa & ~done) | fill(&pa, done, &rq, w, r, h));
+    lanes pk[NPK];
+    __mmask8 act[NPK];
+    for (int k = 0; k < NPK; k++) {
+        packet_clear(&pk[k]);
+        act[k] = fill(&pk[k], 0xFF, &rq, w, r, h);
+    }
+    for (;;) {
+        /* the packets' steps part by part, so that one packet's loads
+         * (gathers) are in flight while the other's wait or compute */
+        step_state st[NPK];
+        __mmask8 any = 0;
+        for (int k = 0; k < NPK; k++) {
+            st[k].act = act[k];
+            any |= act[k];
         }
-        if (ab) {
-            __mmask8 done = walk_step(&pb, ab, w, h);
-            if (done) ab = (__mmask8)((ab & ~done) | fill(&pb, done, &rq, w, r, h));
+        if (!any) break;
+        for (int k = 0; k < NPK; k++)
+            if (act[k]) step_chunk(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK; k++)
+            if (act[k]) step_cell(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK; k++) {
+            if (!act[k]) continue;
+            __mmask8 done = step_exit(&pk[k], &st[k], w, h);
+            if (done) act[k] = (__mmask8)((act[k] & ~done) | fill(&pk[k], done, &rq, w, r, h));
         }
     }
 }
