@@ -166,7 +166,16 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
                 __mmask8 ok = m & inr & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
                               _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
                 q[b] = _mm512_mask_mov_epi64(q[b], ok, _mm512_cvttpd_epi64(fl));
-                slow |= m & (__mmask8)~ok;
+                /* far past lim (two cells and more, with a relative margin for large x4):
+                 * begin's exact fix-up stops at lim, one past the bounds: a miss */
+                __m512d slack = _mm512_add_pd(_mm512_set1_pd(2.0),
+                                              _mm512_mul_pd(_mm512_abs_pd(x4), _mm512_set1_pd(0x1p-40)));
+                __m512d limd = _mm512_cvtepi64_pd(lim);
+                __mmask8 beyond = (pos[b] & _mm512_cmp_pd_mask(x4, _mm512_add_pd(limd, slack), _CMP_GT_OQ)) |
+                                  (neg[b] & _mm512_cmp_pd_mask(x4, _mm512_sub_pd(limd, slack), _CMP_LT_OQ));
+                beyond &= m & (__mmask8)~ok;
+                miss |= beyond;
+                slow |= m & (__mmask8)~(ok | beyond);
             }
             /* the entry axis: the cell beyond the plane */
             __mmask8 me = jump & isb;
@@ -174,7 +183,8 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
             face = _mm512_mask_mov_epi64(face, me, _mm512_set1_epi64(2 * b + 0));
             face = _mm512_mask_mov_epi64(face, me & neg[b], _mm512_set1_epi64(2 * b + 1));
         }
-        jump &= (__mmask8)~slow;
+        jump &= (__mmask8)~(slow | miss);
+        slow &= (__mmask8)~miss;
         /* still outside after the jump: a miss */
         __mmask8 out2 = 0;
         for (int a = 0; a < 3; a++)
