@@ -355,20 +355,19 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
     if (changed) {
         for (int a = 0; a < 3; a++) p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], changed, c3[a]);
         if (w->dir) {
-            /* the directory: one gather (lanes are inside the bounds) */
+            /* the directory (lanes are inside the bounds) */
             __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i, (const void *)w->dir, 8);
-            /* and the chunk's nonempty-group mask (0 without a chunk); p->chunk keeps
-             * the entry's empty-pair bit in bit 0 (chunk addresses are 8-aligned) */
+            /* entry i: the chunk address (with the empty-pair bit in bit 0, kept in
+             * p->chunk: chunk addresses are 8-aligned) and the groups mask, side by side */
+            __m512i i2 = _mm512_slli_epi64(i, 1);
+            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i2, (const void *)w->dir, 8);
+            p->groups = _mm512_mask_i64gather_epi64(p->groups, changed, i2, (const void *)&w->dir->groups, 8);
             __m512i c = _mm512_andnot_si512(one, e);
             __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
             c = _mm512_maskz_add_epi64(got, c, off_occv);
             p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, _mm512_or_si512(c, _mm512_and_si512(e, one)));
-            p->groups = _mm512_mask_mov_epi64(p->groups, changed, zero);
-            p->groups = _mm512_mask_i64gather_epi64(p->groups, got, _mm512_add_epi64(c, groups_from_occ),
-                                                   (void *)0, 1);
         } else {
             for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
             for (unsigned m = changed; m; m &= m - 1) {
@@ -837,7 +836,6 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                   onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN),
                   absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
     const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    const __m256i off_groups = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, groups));
     const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
     _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
     _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
@@ -858,14 +856,13 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
-                /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept) */
-                p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i,
+                /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept),
+                 * and the chunk's groups mask next to it */
+                __m256i i2 = _mm256_slli_epi64(i, 1);
+                p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i2,
                                                       vmask(changed), 8);
-                __m256i cp = _mm256_andnot_si256(one, p.chunk);
-                unsigned got = changed & ne64(cp, zero);
-                p.groups = sel_i(changed, zero, p.groups);
-                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)0,
-                                                       _mm256_add_epi64(cp, off_groups), vmask(got), 1);
+                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)(const void *)&w->dir->groups, i2,
+                                                       vmask(changed), 8);
             } else {
                 for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
                 for (unsigned m = changed; m; m &= m - 1) {

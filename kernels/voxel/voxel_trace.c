@@ -162,6 +162,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
     const wk__vchunk *chunk = NULL;
     int64_t ccx = 0, ccy = 0, ccz = 0;
     int have_chunk = 0, pair_empty = 0;
+    uint64_t groups = 0;
     for (;;) {
         /* Only leaving the bounds is possible now: a miss. */
         if (q[0] < LO[0] || q[0] >= HI[0] || q[1] < LO[1] || q[1] >= HI[1] || q[2] < LO[2] || q[2] >= HI[2])
@@ -171,11 +172,13 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         int64_t cx = q[0] >> 6, cy = q[1] >> 6, cz = q[2] >> 6; /* arithmetic shifts (floor) */
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
             if (w->dir) {
-                uintptr_t e = wk__vdir_get(w, cx, cy, cz);
-                chunk = (const wk__vchunk *)(e & ~WK__VDIR_PAIR_EMPTY);
-                pair_empty = (int)(e & WK__VDIR_PAIR_EMPTY);
+                const wk__vdirent *e = wk__vdir_get(w, cx, cy, cz);
+                chunk = (const wk__vchunk *)(e->c & ~WK__VDIR_PAIR_EMPTY);
+                pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
+                groups = e->groups;
             } else {
                 chunk = wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                groups = chunk ? chunk->groups : 0;
             }
             ccx = cx;
             ccy = cy;
@@ -185,14 +188,14 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         const uint64_t ux = (uint64_t)q[0], uy = (uint64_t)q[1], uz = (uint64_t)q[2];
         int64_t N;
         /* an empty chunk in an empty aligned pair of chunks: twice as far */
-        if (!chunk || !chunk->groups) N = pair_empty ? 128 : 64;
+        if (!groups) N = pair_empty ? 128 : 64;
         else {
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
             uint64_t occ = chunk->occ[g];
             int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
             /* An empty group (block) inside an empty aligned pair of
              * groups (blocks) on every axis leaves twice as far. */
-            if (!occ) N = (chunk->groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
+            if (!occ) N = (groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
             else if (!((occ >> bb) & 1)) N = (occ & (WK__VPAIR << (bb & 0x2A))) ? 4 : 8;
             else {
                 int sub = -1, solid = 1;

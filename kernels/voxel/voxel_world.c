@@ -118,9 +118,10 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
         int inside = 1;
         for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
         if (inside) {
-            uintptr_t *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                                   (uint64_t)(cx - w->dlo[0])];
-            *e = (uintptr_t)c | (*e & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
+            wk__vdirent *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                                     (uint64_t)(cx - w->dlo[0])];
+            e->c = (uintptr_t)c | (e->c & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
+            e->groups = 0;
         }
     }
     return c;
@@ -128,7 +129,7 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
 
 /* The directory entry of chunk (cx, cy, cz); NULL without a directory or
  * outside it. */
-static uintptr_t *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
+static wk__vdirent *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
     if (!w->dir) return NULL;
     int64_t cc[3] = {cx, cy, cz};
     for (int a = 0; a < 3; a++)
@@ -153,13 +154,16 @@ static void rebuild_dir(world *w) {
         entries = entries > WK__VDIR_MAX ? entries : entries * (uint64_t)n[a];
     }
     uint64_t cap = w->chunks * 64 > ((uint64_t)1 << 16) ? w->chunks * 64 : ((uint64_t)1 << 16);
-    uintptr_t *dir = NULL;
+    wk__vdirent *dir = NULL;
     if (entries <= WK__VDIR_MAX && entries <= cap) dir = w_alloc(w, (size_t)entries * sizeof *dir);
     w_free(w, w->dir, w->dir_entries * sizeof *dir);
     w->dir = dir;
     w->dir_entries = dir ? (size_t)entries : 0;
     if (!dir) return;
-    for (uint64_t i = 0; i < entries; i++) dir[i] = WK__VDIR_PAIR_EMPTY;
+    for (uint64_t i = 0; i < entries; i++) {
+        dir[i].c = WK__VDIR_PAIR_EMPTY;
+        dir[i].groups = 0;
+    }
     for (int a = 0; a < 3; a++) {
         w->dlo[a] = lo[a];
         w->dn[a] = (uint64_t)n[a];
@@ -167,38 +171,40 @@ static void rebuild_dir(world *w) {
     for (uint64_t i = 0; i <= w->mask; i++) {
         const wk__vslot *t = &w->table[i];
         if (!t->c) continue;
-        uintptr_t *e = dir_slot(w, t->cx, t->cy, t->cz);
-        if (e) *e = (uintptr_t)t->c | (*e & WK__VDIR_PAIR_EMPTY);
+        wk__vdirent *e = dir_slot(w, t->cx, t->cy, t->cz);
+        if (e) {
+            e->c = (uintptr_t)t->c | (e->c & WK__VDIR_PAIR_EMPTY);
+            e->groups = t->c->groups;
+        }
     }
     /* clear the bit around every nonempty chunk */
     for (uint64_t i = 0; i <= w->mask; i++) {
         const wk__vslot *t = &w->table[i];
         if (!t->c || !t->c->groups) continue;
         for (int k = 0; k < 8; k++) {
-            uintptr_t *e = dir_slot(w, ((int64_t)t->cx & ~(int64_t)1) + (k & 1),
-                                    ((int64_t)t->cy & ~(int64_t)1) + ((k >> 1) & 1),
-                                    ((int64_t)t->cz & ~(int64_t)1) + (k >> 2));
-            if (e) *e &= ~WK__VDIR_PAIR_EMPTY;
+            wk__vdirent *e = dir_slot(w, ((int64_t)t->cx & ~(int64_t)1) + (k & 1),
+                                      ((int64_t)t->cy & ~(int64_t)1) + ((k >> 1) & 1),
+                                      ((int64_t)t->cz & ~(int64_t)1) + (k >> 2));
+            if (e) e->c &= ~WK__VDIR_PAIR_EMPTY;
         }
     }
 }
 
 /* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
  * around chunk (cx, cy, cz) exact again, after that chunk became empty or
- * nonempty. */
+ * nonempty (its entry's groups already updated). */
 static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz) {
     if (!w->dir) return;
-    uintptr_t *e[8];
+    wk__vdirent *e[8];
     int nonempty = 0;
     for (int k = 0; k < 8; k++) {
         e[k] = dir_slot(w, (cx & ~(int64_t)1) + (k & 1), (cy & ~(int64_t)1) + ((k >> 1) & 1),
                         (cz & ~(int64_t)1) + (k >> 2));
         if (!e[k]) continue; /* outside the directory: no chunk there was ever nonempty */
-        const wk__vchunk *c = (const wk__vchunk *)(*e[k] & ~WK__VDIR_PAIR_EMPTY);
-        nonempty |= c && c->groups;
+        nonempty |= e[k]->groups != 0;
     }
     for (int k = 0; k < 8; k++)
-        if (e[k]) *e[k] = (*e[k] & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
+        if (e[k]) e[k]->c = (e[k]->c & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
 }
 
 static void note_bounds(world *w, const wk__vchunk *c) {
@@ -250,9 +256,21 @@ static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
 
 /* Sets one block; the chunk exists when the mask is nonzero (made by the
  * caller). Returns 0 on allocation failure (nothing changed). */
+/* After an edit of chunk c whose groups mask was old: the directory's
+ * copy of the mask, and the empty-pair bits when c became empty or
+ * nonempty. */
+static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
+    if (c->groups == old) return;
+    wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
+    if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
+    e->groups = c->groups;
+    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz);
+}
+
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
     int was = (c->occ[g] & bit) != 0, was_brick = (c->brick[g] & bit) != 0;
+    const uint64_t old_groups = c->groups;
     if (mask != 0 && mask != WK_VOXEL_FULL) {
         if (was_brick) {
             c->bricks[g][wk__popcount64(c->brick[g] & (bit - 1))] = mask;
@@ -275,29 +293,24 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
         c->bricks_total++;
         w->bricks++;
         if (was) w->solid_blocks--;
-        int was_empty = c->groups == 0;
         c->occ[g] |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
-        if (was_empty) update_pair(w, c->cx, c->cy, c->cz);
+        sync_groups(w, c, old_groups);
         return 1;
     }
     if (was_brick) remove_brick(w, c, g, b);
     else if (was) w->solid_blocks--;
     if (mask == 0) {
         c->occ[g] &= ~bit;
-        if (!c->occ[g] && c->groups) {
-            c->groups &= ~(1ull << g);
-            if (!c->groups) update_pair(w, c->cx, c->cy, c->cz);
-        }
+        if (!c->occ[g]) c->groups &= ~(1ull << g);
     } else {
         w->solid_blocks++;
-        int was_empty = c->groups == 0;
         c->occ[g] |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
-        if (was_empty) update_pair(w, c->cx, c->cy, c->cz);
     }
+    sync_groups(w, c, old_groups);
     return 1;
 }
 
