@@ -205,6 +205,12 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                     solid = (int)((m >> sub) & 1);
                 }
                 if (solid) {
+                    /* s of the last event: the entered plane's quotient (as divided when
+                     * it was the event), or the start's */
+                    if (face != 6) {
+                        const int fa = face >> 1;
+                        ks = plane_s((face & 1) ? q[fa] + 1 : q[fa], o[fa], d[fa]);
+                    }
                     double t = ks * len + 0.0; /* never -0.0 */
                     if (in_s ? !(ks <= limit) : !(t <= limit)) return 0;
                     hit->t = (float)t;
@@ -238,23 +244,41 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
             }
         }
         if (ea < 0) return 0;
-        double es = num[ea] / d[ea];
+        /* The exact quotient es = num / d of the exit plane is divided only
+         * where it decides something: near-ties of estimates (compared
+         * exactly, as the key order requires), a finite limit, an exact
+         * fix-up, and (recomputed from the cell and the face) a hit. The
+         * other axes are otherwise placed from the estimate sv = best,
+         * within 3 ulp of es: a shift of o + s*d far inside the position
+         * test's margin, so an accepted cell is the one es gives. */
         const double near = best + best * REL_MARGIN;
-        for (int a = 0; a < 3; a++) {
-            if (a == ea || !step[a] || !(est[a] <= near)) continue;
-            double s = num[a] / d[a];
-            if (!key_le(es, ea, s, a)) {
-                es = s;
-                ea = a;
+        double es = best, sv = best;
+        int exact = 0;
+        for (int a = 0; a < 3; a++)
+            if (a != ea && step[a] && est[a] <= near) exact = 1;
+        if (exact) {
+            es = num[ea] / d[ea];
+            for (int a = 0; a < 3; a++) {
+                if (a == ea || !step[a] || !(est[a] <= near)) continue;
+                double s = num[a] / d[a];
+                if (!key_le(es, ea, s, a)) {
+                    es = s;
+                    ea = a;
+                }
             }
+            sv = es;
         }
-        if (in_s ? !(es <= limit) : !(es * len <= limit)) return 0;
+        if (in_s || limit != INFINITY) {
+            if (!exact) es = sv = num[ea] / d[ea];
+            exact = 1;
+            if (in_s ? !(es <= limit) : !(es * len <= limit)) return 0;
+        }
         if (N > 1) {
             for (int b = 0; b < 3; b++) {
                 if (b == ea || !step[b]) continue;
                 int64_t base = (int64_t)((uint64_t)q[b] & nmask);
                 int64_t lim = step[b] > 0 ? base + N - 1 : base;
-                double sd = es * d[b];
+                double sd = sv * d[b];
                 double x4 = (o[b] + sd) * 4.0;
                 if (x4 >= (double)base && x4 < (double)(base + N)) {
                     int64_t c = floor_i64(x4);
@@ -265,11 +289,12 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                         continue;
                     }
                 }
+                if (!exact) es = num[ea] / d[ea];
+                exact = 1;
                 q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, lim);
             }
         }
         q[ea] = step[ea] > 0 ? P[ea] : P[ea] - 1;
-        ks = es;
         face = 2 * ea + (step[ea] > 0 ? 0 : 1);
     }
 }
