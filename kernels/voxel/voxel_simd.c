@@ -38,7 +38,7 @@ enum { L = 8 };
  * keeps no s: the s of the last event is recomputed at a hit from the
  * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
-    __m512d o[3], d[3], inv[3], len, limit;
+    __m512d o4[3], d4[3], inv4[3], len, limit; /* 4 o, 4 d, 1/(4 d): exact scalings of o, d, 1/d */
     __m512i q[3], face, cc[3], chunk, groups;
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
@@ -255,22 +255,23 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        p->o[a] = _mm512_mask_expand_pd(p->o[a], f, _mm512_loadu_pd(&rq->o[a][hd]));
-        p->d[a] = _mm512_mask_expand_pd(p->d[a], f, _mm512_loadu_pd(&rq->d[a][hd]));
-        p->inv[a] = _mm512_mask_expand_pd(p->inv[a], f, _mm512_loadu_pd(&rq->inv[a][hd]));
+        const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
+        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->o[a][hd]), four));
+        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->d[a][hd]), four));
+        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->inv[a][hd]), quarter));
         p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
         p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], f, _mm512_set1_epi64(INT64_MAX)); /* no chunk cached */
         /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
-        __mmask8 ps = _mm512_cmp_pd_mask(p->d[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d[a], zd, _CMP_LT_OQ);
+        __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
         p->pos[a] = ps;
         p->mov[a] = ps | ng;
         p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
         p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
     }
     {
-        __m512d ao = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o[0]), _mm512_abs_pd(p->o[1])),
-                                   _mm512_abs_pd(p->o[2]));
-        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), _mm512_mul_pd(ao, _mm512_set1_pd(4.0))),
+        __m512d ao4 = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o4[0]), _mm512_abs_pd(p->o4[1])),
+                                    _mm512_abs_pd(p->o4[2]));
+        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4),
                                _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
         p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
     }
@@ -296,6 +297,10 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * the estimate is therefore the cell the exact quotient gives, and any
  * other lane is settled by wk__voxel_exact_advance with the exact
  * quotient, as in the reference.
+ * The lanes hold 4 o, 4 d and 1/(4 d) (scalings by powers of two, exact):
+ * 4 num = P - 4 o, its estimate (4 num) (1/(4 d)) and quotient
+ * (4 num) / (4 d) are the reference's num * (1/d) and num / d bit for bit,
+ * and x4 = 4 o + s (4 d) is its (o + s d) 4.
  * The margin itself is a per-ray constant no smaller than the reference's
  * (a larger margin only accepts fewer positions): an accepted x4 lies in
  * the node, so |x4| <= B = max |LO|, |HI| + 128 cells, and
@@ -467,9 +472,10 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
             __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
             __mmask8 f6 = _mm512_cmpeq_epi64_mask(p->face, _mm512_set1_epi64(6));
             __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
-            __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->o[0], f1, p->o[1]), f2, p->o[2]);
-            __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->d[0], f1, p->d[1]), f2, p->d[2]);
-            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), quarter), os);
+            __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->o4[0], f1, p->o4[1]), f2, p->o4[2]);
+            __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->d4[0], f1, p->d4[1]), f2, p->d4[2]);
+            /* 4 num / (4 d): the same quotient as num / d */
+            __m512d num = _mm512_sub_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), os);
             __m512d ks = _mm512_maskz_div_pd(hits & (__mmask8)~f6, num, ds);
             __m512d t = _mm512_add_pd(_mm512_mul_pd(ks, p->len), zd);
             __mmask8 in = hits & _mm512_cmp_pd_mask(t, p->limit, _CMP_LE_OQ);
@@ -535,14 +541,14 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
     if (live) {
         /* the exit plane by estimate */
         const __m512i Nm1 = _mm512_sub_epi64(N, one);
-        __m512d *o = p->o, *d = p->d;
+        __m512d *o = p->o4, *d = p->d4; /* scaled by 4: num below is 4 num, its quotients and estimates the same */
         __m512i base[3], P[3];
         __m512d num[3], est[3];
         for (int a = 0; a < 3; a++) {
             base[a] = _mm512_andnot_si512(Nm1, q[a]);
             P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], N);
-            num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
-            est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv[a]);
+            num[a] = _mm512_sub_pd(_mm512_cvtepi64_pd(P[a]), o[a]);
+            est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv4[a]);
         }
         /* the first smallest estimate (est of a still axis: +inf) */
         __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
@@ -606,17 +612,15 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         if (big) {
             for (int b2 = 0; b2 < 3; b2++) {
                 __mmask8 m = big & p->mov[b2] & (__mmask8)~is[b2];
-                __m512d sd = _mm512_mul_pd(sv, d[b2]);
-                __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
+                __m512d x4 = _mm512_add_pd(o[b2], _mm512_mul_pd(sv, d[b2])); /* = (o + sv d) 4, exactly */
                 __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
                 __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
                 __m512d frac = _mm512_sub_pd(x4, fl4);
                 __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, p->eps, _CMP_GT_OQ) &
                               _mm512_cmp_pd_mask(frac, p->eps1, _CMP_LT_OQ);
-                /* within the node (base <= c < base + N) and not behind q */
+                /* within the node (base <= c < base + N); the reference's "not behind q"
+                 * follows from the position test (the cell q held at the last event) */
                 ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
-                ok &= (p->pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
-                      ((__mmask8)~p->pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
                 q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
                 fix[b2] = m & (__mmask8)~ok;
             }
@@ -634,8 +638,8 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
                 if (!fix[b2]) continue;
                 _mm512_store_si512((void *)tbase[b2], base[b2]);
                 _mm512_store_si512((void *)tq[b2], qold[b2]);
-                _mm512_store_pd(to[b2], o[b2]);
-                _mm512_store_pd(td[b2], d[b2]);
+                _mm512_store_pd(to[b2], _mm512_mul_pd(o[b2], quarter));
+                _mm512_store_pd(td[b2], _mm512_mul_pd(d[b2], quarter));
                 for (unsigned m = fix[b2]; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     int step = td[b2][l] > 0 ? 1 : -1;
@@ -669,7 +673,7 @@ static void packet_clear(lanes *p) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        p->o[a] = p->d[a] = p->inv[a] = zd;
+        p->o4[a] = p->d4[a] = p->inv4[a] = zd;
         p->q[a] = p->cc[a] = p->back[a] = p->fcode[a] = zero;
         p->pos[a] = p->mov[a] = 0;
     }
