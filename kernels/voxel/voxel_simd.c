@@ -10,7 +10,8 @@
  * a brick's mask, the exact fix-up near a plane, a ray's setup) calls the
  * reference's own functions.
  *
- * AVX2: the same walk in packets of 4 double lanes (see its section).
+ * AVX2: the same walk in packets of 4 double lanes (see its section), with
+ * the same lazy exact quotient as AVX-512.
  *
  * NEON: ABSENT. Its table holds the scalar reference (two double lanes
  * promise little); results are the reference's by construction. */
@@ -739,7 +740,7 @@ const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
 enum { L = 4 };
 
 typedef struct lanes {
-    __m256d o[3], d[3], inv[3], len, limit, ks;
+    __m256d o[3], d[3], inv[3], len, limit; /* no s: recomputed at a hit from the cell and the face */
     __m256i q[3], face, cc[3], chunk, groups;
     size_t idx[L];
 } lanes;
@@ -801,7 +802,6 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
         }
         p->limit = sel_d(m, _mm256_set1_pd(ray.limit), p->limit);
         p->len = sel_d(m, _mm256_set1_pd(st.len), p->len);
-        p->ks = sel_d(m, _mm256_set1_pd(st.ks), p->ks);
         p->face = sel_i(m, _mm256_set1_epi64x(st.face), p->face);
         p->chunk = sel_i(m, _mm256_setzero_si256(), p->chunk);
         p->groups = sel_i(m, _mm256_setzero_si256(), p->groups);
@@ -820,7 +820,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
         p.o[a] = p.d[a] = p.inv[a] = zd;
         p.q[a] = p.cc[a] = zero;
     }
-    p.len = p.limit = p.ks = zd;
+    p.len = p.limit = zd;
     p.face = p.chunk = p.groups = zero;
     memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
@@ -926,7 +926,17 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 }
             }
             if (hits) {
-                __m256d t = _mm256_add_pd(_mm256_mul_pd(p.ks, p.len), zd);
+                /* s of the last event: the entered plane's quotient, as the walk divided it
+                 * (face 6: the start, s = 0) */
+                __m256i fa = _mm256_srli_epi64(p.face, 1), fb = _mm256_and_si256(p.face, one);
+                unsigned f1 = eq64(fa, one), f2 = eq64(fa, _mm256_set1_epi64x(2));
+                unsigned f6 = eq64(p.face, _mm256_set1_epi64x(6));
+                __m256i qs = sel_i(f2, q[2], sel_i(f1, q[1], q[0]));
+                __m256d os = sel_d(f2, p.o[2], sel_d(f1, p.o[1], p.o[0]));
+                __m256d ds = sel_d(f2, p.d[2], sel_d(f1, p.d[1], p.d[0]));
+                __m256d num = _mm256_sub_pd(_mm256_mul_pd(i2d(_mm256_add_epi64(qs, fb)), quarter), os);
+                __m256d ks = sel_d(hits & ~f6, _mm256_div_pd(num, sel_d(hits & ~f6, ds, onev)), zd);
+                __m256d t = _mm256_add_pd(_mm256_mul_pd(ks, p.len), zd);
                 unsigned in = hits & CMPD(t, p.limit, _CMP_LE_OQ);
                 _mm256_store_pd(tt, t);
                 for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
@@ -973,25 +983,43 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
             live &= ~none;
             unsigned is[3];
             for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
-            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
-            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
-            __m256d es = _mm256_div_pd(nsel, sel_d(live, dsel, onev));
+            /* the exact quotient only where it decides (see the AVX-512 section):
+             * near-ties, a finite tmax, fix-ups, hits */
             __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
-            for (int a = 0; a < 3; a++) {
-                __m256i av = _mm256_set1_epi64x(a);
-                unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
-                if (!m) continue;
-                __m256d s2 = _mm256_div_pd(num[a], sel_d(m, d[a], onev));
-                /* key (es, ea) <= (s, a)? */
-                unsigned le = CMPD(es, s2, _CMP_LT_OQ) | (CMPD(es, s2, _CMP_EQ_OQ) & le64(ea, av));
-                unsigned upd = m & ~le;
-                es = sel_d(upd, s2, es);
-                ea = sel_i(upd, av, ea);
+            unsigned l0 = live & mov[0] & CMPD(est[0], nearv, _CMP_LE_OQ);
+            unsigned l1 = live & mov[1] & CMPD(est[1], nearv, _CMP_LE_OQ);
+            unsigned l2 = live & mov[2] & CMPD(est[2], nearv, _CMP_LE_OQ);
+            unsigned tie = (l0 & l1) | (l0 & l2) | (l1 & l2), exact = 0;
+            __m256d es = best;
+            if (tie) {
+                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+                es = sel_d(tie, _mm256_div_pd(nsel, sel_d(tie, dsel, onev)), best);
+                exact = tie;
+                for (int a = 0; a < 3; a++) {
+                    __m256i av = _mm256_set1_epi64x(a);
+                    unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
+                    if (!m) continue;
+                    __m256d s2 = _mm256_div_pd(num[a], sel_d(m, d[a], onev));
+                    /* key (es, ea) <= (s, a)? */
+                    unsigned le = CMPD(es, s2, _CMP_LT_OQ) | (CMPD(es, s2, _CMP_EQ_OQ) & le64(ea, av));
+                    unsigned upd = m & ~le;
+                    es = sel_d(upd, s2, es);
+                    ea = sel_i(upd, av, ea);
+                }
+                for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
             }
-            unsigned over = live & ~CMPD(_mm256_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
-            done |= over;
-            live &= ~over;
-            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+            unsigned fl = live & CMPD(p.limit, inf, _CMP_NEQ_UQ);
+            if (fl) {
+                unsigned need = fl & ~exact;
+                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+                es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
+                exact |= need;
+                unsigned over = fl & ~CMPD(_mm256_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
+                done |= over;
+                live &= ~over;
+            }
             unsigned big = live & gt64(N, one);
             unsigned fix[3] = {0, 0, 0};
             __m256i qold[3] = {q[0], q[1], q[2]};
@@ -1009,13 +1037,15 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                     __m256d eps = _mm256_mul_pd(_mm256_add_pd(ax4, _mm256_mul_pd(four, asd)), margin);
                     unsigned ok = inr & m & CMPD(frac, eps, _CMP_GT_OQ) &
                                   CMPD(frac, _mm256_sub_pd(onev, eps), _CMP_LT_OQ);
-                    unsigned mono = (pos[b2] & ge64(c, q[b2])) | (~pos[b2] & le64(c, q[b2]));
-                    ok &= mono;
                     q[b2] = sel_i(ok, c, q[b2]);
                     fix[b2] = m & ~ok;
                 }
             }
             if (fix[0] | fix[1] | fix[2]) {
+                unsigned need = (fix[0] | fix[1] | fix[2]) & ~exact;
+                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+                es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
                 _mm256_store_pd(tes, es);
                 _mm256_store_si256((__m256i *)(void *)tea, ea);
                 _mm256_store_si256((__m256i *)(void *)tN, N);
@@ -1041,7 +1071,6 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
                 p.face = sel_i(live & is[a], f, p.face);
             }
-            p.ks = sel_d(live, es, p.ks);
         }
         for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= ~done;
