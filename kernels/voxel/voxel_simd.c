@@ -1,13 +1,15 @@
 /* The voxel ray cast's SIMD paths, one source compiled once per ISA.
  *
  * AVX-512 (and AVX-512 + VBMI): packets of 8 rays in double lanes walk
- * together; a lane whose ray finishes (hit, miss, left the bounds) is
- * refilled with the next ray at once. Each step does, per lane, exactly
- * the operations of the scalar walk (voxel_trace.c) in the same order:
- * the same IEEE double adds, multiplies and divides (no FMA), the same
- * comparisons, so every decision and every output bit is the reference's.
- * The rare per-lane work (a chunk lookup when a lane enters another chunk,
- * a brick's mask, the exact fix-up near a plane, a ray's setup) calls the
+ * together, three packets interleaved; a lane whose ray finishes (hit,
+ * miss, left the bounds) is refilled at once from a small queue of rays
+ * set up 8 at a time in vectors. Each step makes, per lane, the scalar
+ * walk's decisions (voxel_trace.c) with the same IEEE double operations
+ * (no FMA; exact power-of-two scalings aside), so every decision and
+ * every output bit is the reference's (see the comment above step_chunk for
+ * the few places where it computes less and why that changes no bit).
+ * The rare per-lane work (a chunk lookup by hash, a brick's mask, the
+ * exact fix-up near a plane, a ray's setup near a plane) calls the
  * reference's own functions.
  *
  * AVX2: the same walk in packets of 4 double lanes (see its section), with
@@ -286,9 +288,10 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     return (__mmask8)f;
 }
 
-/* Rays [begin, end): each step does, per lane, the scalar walk's decisions
- * (voxel_trace.c) with the same IEEE double operations (no FMA), with one
- * difference that changes no result: the exit plane's exact quotient is
+/* The walk's step, in three parts (step_chunk, step_cell, step_exit). Each
+ * step makes, per lane, the scalar walk's decisions (voxel_trace.c) with
+ * the same IEEE double operations (no FMA), with differences that change
+ * no result: the exit plane's exact quotient is
  * only divided out where it decides something (a near-tie of estimates, a
  * finite tmax, an exact fix-up, a hit). Elsewhere the other axes' cells
  * are placed from the estimate instead (`sv` below): the estimate
@@ -306,9 +309,10 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * (a larger margin only accepts fewer positions): an accepted x4 lies in
  * the node, so |x4| <= B = max |LO|, |HI| + 128 cells, and
  * 4 |s*d| <= |x4| + 4 |o|, so (|x4| + 4 |s*d|) <= 2 B + 4 max |o_a|; the
- * product is taken with a 1 + 1e-7 factor over its own rounding. */
-/* One step of the active lanes `act` of packet p: returns the lanes that
- * finished (their outputs written). */
+ * product is taken with a 1 + 1e-7 factor over its own rounding.
+ * The reference's check that an accepted cell is not behind q is left out:
+ * the position test alone proves the cell (the state after the event is
+ * decided by the plane quotients around x4, wherever q was). */
 #define WK_UNUSED __attribute__((unused))
 
 /* A step's state between its three parts (see raycast_avx512). */
@@ -667,7 +671,7 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
 
 
 #ifndef NPK
-#define NPK 2
+#define NPK 3
 #endif
 
 static void packet_clear(lanes *p) {
@@ -683,9 +687,10 @@ static void packet_clear(lanes *p) {
     p->face = p->chunk = p->groups = p->idx = zero;
 }
 
-/* Two packets walk in turn: their steps are independent, so the core
- * overlaps one's latencies (gathers, conversions, compares) with the
- * other's work. A finished lane is refilled from the queue at once. */
+/* NPK packets walk in turn, part by part: their steps are independent,
+ * so the core overlaps one's latencies (gathers, conversions, compares)
+ * with the others' work. A finished lane is refilled from the queue at
+ * once. */
 static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
                            size_t end) {
     rayq rq;
