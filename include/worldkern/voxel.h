@@ -54,20 +54,22 @@
  *    that stepped. t = s * |d| (|d| = sqrt(dx^2 + dy^2 + dz^2) in double),
  *    the Euclidean distance along d; a hit counts when t <= tmax (compared
  *    in double), and t is returned rounded to float (never -0.0).
- * Empty chunks, empty groups of 4^3 blocks and empty blocks are skipped in
- * O(1) each; the cell found is exactly the one the plain walk finds.
+ * Empty aligned 2 x 2 x 2 blocks of chunks, empty chunks, empty groups of
+ * 4^3 blocks (and aligned pairs of them) and empty blocks (and pairs) are
+ * skipped in O(1) each; the cell found is exactly the one the plain walk
+ * finds.
  * A ray that leaves the world's bounds stops, so tmax = INFINITY always
  * terminates. Cost: about one step per empty node crossed, so a ray
  * through the bounds of a world whose chunks lie far apart walks all the
- * empty chunks in between (64^3 cells per step).
+ * empty chunks in between (64^3 or 128^3 cells per step).
  *
  * ## Batches, instruction sets, threads
  * Rays are structure of arrays. The batch is cut into blocks of 512 rays
  * that the threads share (wk_exec); with AVX-512 (AVX2) each block is
- * walked in packets of 8 (4) rays in double lanes, a finished lane refilled
- * with the next ray at once. NEON runs the scalar reference (its packet
- * path is not written). Every ISA, thread count and cut of the batch gives
- * bit-identical outputs.
+ * walked in packets of 8 (4) rays in double lanes (AVX-512: three packets
+ * interleaved), a finished lane refilled with the next ray at once. NEON
+ * runs the scalar reference (its packet path is not written). Every ISA,
+ * thread count and cut of the batch gives bit-identical outputs.
  */
 #ifndef WORLDKERN_VOXEL_H
 #define WORLDKERN_VOXEL_H
