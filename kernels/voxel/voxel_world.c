@@ -191,20 +191,34 @@ static void rebuild_dir(world *w) {
 }
 
 /* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
- * around chunk (cx, cy, cz) exact again, after that chunk became empty or
- * nonempty (its entry's groups already updated). */
-static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz) {
+ * around chunk (cx, cy, cz) exact again, after that chunk became nonempty
+ * (nonempty = 1: the block is nonempty) or empty (0: look at the others;
+ * its own entry's groups already updated). The chunk is inside the
+ * directory. */
+static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz, int nonempty) {
     if (!w->dir) return;
-    wk__vdirent *e[8];
-    int nonempty = 0;
-    for (int k = 0; k < 8; k++) {
-        e[k] = dir_slot(w, (cx & ~(int64_t)1) + (k & 1), (cy & ~(int64_t)1) + ((k >> 1) & 1),
-                        (cz & ~(int64_t)1) + (k >> 2));
-        if (!e[k]) continue; /* outside the directory: no chunk there was ever nonempty */
-        nonempty |= e[k]->groups != 0;
+    /* the block's entries inside the directory (outside it no chunk was ever nonempty) */
+    const int64_t lo[3] = {cx & ~(int64_t)1, cy & ~(int64_t)1, cz & ~(int64_t)1};
+    int64_t first[3], count[3];
+    for (int a = 0; a < 3; a++) {
+        int64_t l = lo[a] - w->dlo[a], h = l + 1; /* relative to the directory, inclusive */
+        if (l < 0) l = 0;
+        if (h > (int64_t)w->dn[a] - 1) h = (int64_t)w->dn[a] - 1;
+        first[a] = l;
+        count[a] = h - l + 1; /* >= 1: the chunk itself is inside */
     }
-    for (int k = 0; k < 8; k++)
-        if (e[k]) e[k]->c = (e[k]->c & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    wk__vdirent *base = &w->dir[(uint64_t)first[2] * sz + (uint64_t)first[1] * sy + (uint64_t)first[0]];
+    if (!nonempty) /* the chunk went empty: is the whole block empty? */
+        for (int64_t k = 0; k < count[2]; k++)
+            for (int64_t j = 0; j < count[1]; j++)
+                for (int64_t i = 0; i < count[0]; i++) nonempty |= base[k * sz + j * sy + i].groups != 0;
+    for (int64_t k = 0; k < count[2]; k++)
+        for (int64_t j = 0; j < count[1]; j++)
+            for (int64_t i = 0; i < count[0]; i++) {
+                wk__vdirent *e = &base[k * sz + j * sy + i];
+                e->c = (e->c & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
+            }
 }
 
 static void note_bounds(world *w, const wk__vchunk *c) {
@@ -264,7 +278,7 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
     if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
     e->groups = c->groups;
-    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz);
+    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
 }
 
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
