@@ -42,11 +42,12 @@ enum { L = 8 };
  * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
     __m512d o4[3], d4[3], inv4[3], len, limit; /* 4 o, 4 d, 1/(4 d): exact scalings of o, d, 1/d */
-    __m512i q[3], face, cc[3], chunk, groups;
+    __m512i q[3], face, chunk, groups;
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
     __m512d eps, eps1; /* the position test's margin for the whole ray (see walk_step), 1 - eps */
     __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
+    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk and groups to look up */
     __m512i idx; /* the ray of each lane */
 } lanes;
 
@@ -263,7 +264,6 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
         p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->d[a][hd]), four));
         p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->inv[a][hd]), quarter));
         p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
-        p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], f, _mm512_set1_epi64(INT64_MAX)); /* no chunk cached */
         /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
         __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
         p->pos[a] = ps;
@@ -284,6 +284,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     p->face = _mm512_mask_expand_epi64(p->face, f, _mm512_loadu_si512((const void *)&rq->face[hd]));
     p->idx = _mm512_mask_expand_epi64(p->idx, f, _mm512_loadu_si512((const void *)&rq->idx[hd]));
     p->chunk = _mm512_mask_mov_epi64(p->chunk, f, zero);
+    p->chg |= (__mmask8)f;
     p->groups = _mm512_mask_mov_epi64(p->groups, f, zero);
     return (__mmask8)f;
 }
@@ -349,21 +350,22 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
     WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
     WK_UNUSED _Alignas(64) uint64_t tchunk[L];
     __m512i *q = p->q;
-    __mmask8 done = 0, act = s->act;
-    /* leaving the bounds: a miss */
-    __mmask8 out = 0;
-    for (int a = 0; a < 3; a++)
-        out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
-    out &= act;
-    done |= out;
-    __mmask8 live = act & (__mmask8)~out;
-    /* chunk lookups where a lane entered another chunk */
-    __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
-    __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p->cc[0]) |
-                               _mm512_cmpneq_epi64_mask(c3[1], p->cc[1]) |
-                               _mm512_cmpneq_epi64_mask(c3[2], p->cc[2]));
+    __mmask8 done = 0, act = s->act, live = act;
+    __mmask8 changed = act & p->chg;
     if (changed) {
-        for (int a = 0; a < 3; a++) p->cc[a] = _mm512_mask_mov_epi64(p->cc[a], changed, c3[a]);
+        /* leaving the bounds: a miss. The bounds are whole chunks, so only a
+         * lane that entered another chunk can have left them. */
+        __mmask8 out = 0;
+        for (int a = 0; a < 3; a++)
+            out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        out &= changed;
+        done |= out;
+        live &= (__mmask8)~out;
+        changed &= (__mmask8)~out;
+    }
+    if (changed) {
+        /* chunk lookups where a lane entered another chunk */
+        __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
         if (w->dir) {
             /* the directory (lanes are inside the bounds) */
             __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
@@ -661,6 +663,11 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
             q[a] = _mm512_mask_add_epi64(q[a], m, P[a], p->back[a]);
             p->face = _mm512_mask_mov_epi64(p->face, m, p->fcode[a]);
         }
+        /* entered another chunk: a 64-cell boundary crossed on some axis */
+        __m512i x = _mm512_xor_si512(q[0], qold[0]);
+        x = _mm512_ternarylogic_epi64(q[1], qold[1], x, 0xBE); /* (A ^ B) | C */
+        x = _mm512_ternarylogic_epi64(q[2], qold[2], x, 0xBE);
+        p->chg = live & _mm512_test_epi64_mask(x, _mm512_set1_epi64(~(int64_t)63));
     }
     if (done & (__mmask8)~hits) {
         _mm512_store_si512((void *)tidx, p->idx);
@@ -679,10 +686,10 @@ static void packet_clear(lanes *p) {
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
         p->o4[a] = p->d4[a] = p->inv4[a] = zd;
-        p->q[a] = p->cc[a] = p->back[a] = p->fcode[a] = zero;
+        p->q[a] = p->back[a] = p->fcode[a] = zero;
         p->pos[a] = p->mov[a] = 0;
     }
-    p->fin = 0;
+    p->fin = p->chg = 0;
     p->len = p->limit = p->eps = p->eps1 = zd;
     p->face = p->chunk = p->groups = p->idx = zero;
 }
