@@ -753,7 +753,9 @@ enum { L = 4 };
 
 typedef struct lanes {
     __m256d o[3], d[3], inv[3], len, limit; /* no s: recomputed at a hit from the cell and the face */
-    __m256i q[3], face, cc[3], chunk, groups;
+    __m256d eps, eps1; /* the position test's margin for the ray (as AVX-512), 1 - eps */
+    __m256i q[3], face, chunk, groups;
+    unsigned chg; /* lanes that entered another chunk (or a new ray) */
     size_t idx[L];
 } lanes;
 
@@ -795,7 +797,7 @@ static inline unsigned ne64(__m256i a, __m256i b) { return ~eq64(a, b) & 15u; }
 
 static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
                                                         const wk_rays *r, const wk_hits *h, size_t *next,
-                                                        size_t end) {
+                                                        size_t end, double b2) {
     while (*next < end) {
         size_t i = (*next)++;
         wk__vray ray;
@@ -810,9 +812,17 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
             p->d[a] = sel_d(m, _mm256_set1_pd(ray.d[a]), p->d[a]);
             p->inv[a] = sel_d(m, _mm256_set1_pd(st.inv[a]), p->inv[a]);
             p->q[a] = sel_i(m, _mm256_set1_epi64x(st.q[a]), p->q[a]);
-            p->cc[a] = sel_i(m, _mm256_set1_epi64x(INT64_MAX), p->cc[a]);
         }
         p->limit = sel_d(m, _mm256_set1_pd(ray.limit), p->limit);
+        {
+            /* (2 B + 4 max |o_a|) 2^-46 (1 + 1e-7): see the AVX-512 section */
+            double ao = fabs(ray.o[0]) > fabs(ray.o[1]) ? fabs(ray.o[0]) : fabs(ray.o[1]);
+            ao = fabs(ray.o[2]) > ao ? fabs(ray.o[2]) : ao;
+            double eps = (b2 + ao * 4.0) * (WK__VOXEL_REL_MARGIN * 1.0000001);
+            p->eps = sel_d(m, _mm256_set1_pd(eps), p->eps);
+            p->eps1 = sel_d(m, _mm256_set1_pd(1.0 - eps), p->eps1);
+        }
+        p->chg |= m;
         p->len = sel_d(m, _mm256_set1_pd(st.len), p->len);
         p->face = sel_i(m, _mm256_set1_epi64x(st.face), p->face);
         p->chunk = sel_i(m, _mm256_setzero_si256(), p->chunk);
@@ -830,15 +840,23 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
     const __m256d zd = _mm256_setzero_pd();
     for (int a = 0; a < 3; a++) {
         p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = p.cc[a] = zero;
+        p.q[a] = zero;
     }
-    p.len = p.limit = zd;
+    p.len = p.limit = p.eps = p.eps1 = zd;
+    p.chg = 0;
+    double bmax = 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = fabs((double)w->lo[a] * 64.0), hi = fabs(((double)w->hi[a] + 1.0) * 64.0);
+        bmax = lo > bmax ? lo : bmax;
+        bmax = hi > bmax ? hi : bmax;
+    }
+    const double b2 = 2.0 * (bmax + 128.0);
     p.face = p.chunk = p.groups = zero;
     memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
     unsigned act = 0;
     for (int l = 0; l < L; l++)
-        if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
+        if (refill(&p, l, w, r, h, &next, end, b2)) act |= 1u << l;
     if (!act) return;
     __m256i LO[3], HI[3], dlo[3];
     for (int a = 0; a < 3; a++) {
@@ -849,8 +867,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
     const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
     const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
     const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
-                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN),
-                  absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
     const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
     const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
     _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
@@ -858,15 +875,18 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
     _Alignas(32) uint64_t tchunk[L];
     while (act) {
         __m256i *q = p.q;
-        unsigned done = 0, hits = 0, out = 0;
-        for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
-        out &= act;
-        done |= out;
-        unsigned live = act & ~out;
-        __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
-        unsigned changed = live & (ne64(c3[0], p.cc[0]) | ne64(c3[1], p.cc[1]) | ne64(c3[2], p.cc[2]));
+        unsigned done = 0, hits = 0, live = act, changed = act & p.chg;
         if (changed) {
-            for (int a = 0; a < 3; a++) p.cc[a] = sel_i(changed, c3[a], p.cc[a]);
+            /* leaving the bounds (whole chunks): only a lane that entered another chunk */
+            unsigned out = 0;
+            for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
+            out &= changed;
+            done |= out;
+            live &= ~out;
+            changed &= ~out;
+        }
+        if (changed) {
+            __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
             if (w->dir) {
                 /* indices below 2^22 (the directory's size): 32-bit products suffice */
                 __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
@@ -1045,10 +1065,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                     unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
                     __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
                     __m256d frac = _mm256_sub_pd(x4, i2d(c));
-                    __m256d ax4 = _mm256_and_pd(x4, absmask), asd = _mm256_and_pd(sd, absmask);
-                    __m256d eps = _mm256_mul_pd(_mm256_add_pd(ax4, _mm256_mul_pd(four, asd)), margin);
-                    unsigned ok = inr & m & CMPD(frac, eps, _CMP_GT_OQ) &
-                                  CMPD(frac, _mm256_sub_pd(onev, eps), _CMP_LT_OQ);
+                    unsigned ok = inr & m & CMPD(frac, p.eps, _CMP_GT_OQ) & CMPD(frac, p.eps1, _CMP_LT_OQ);
                     q[b2] = sel_i(ok, c, q[b2]);
                     fix[b2] = m & ~ok;
                 }
@@ -1083,12 +1100,16 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
                 p.face = sel_i(live & is[a], f, p.face);
             }
+            /* entered another chunk: a 64-cell boundary crossed on some axis */
+            __m256i x = _mm256_or_si256(_mm256_xor_si256(q[0], qold[0]),
+                                        _mm256_or_si256(_mm256_xor_si256(q[1], qold[1]), _mm256_xor_si256(q[2], qold[2])));
+            p.chg = live & ~eq64(_mm256_andnot_si256(_mm256_set1_epi64x(63), x), zero);
         }
         for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
         act &= ~done;
         for (unsigned m = done; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
+            if (refill(&p, l, w, r, h, &next, end, b2)) act |= 1u << l;
         }
     }
 }
