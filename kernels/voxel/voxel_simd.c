@@ -833,17 +833,351 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     return 0;
 }
 
-static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
-                         size_t end) {
-    lanes p;
+#define WK_UNUSED2 __attribute__((unused))
+
+/* A step's state between its three parts (see raycast_avx2). */
+typedef struct step2 {
+    unsigned act, done, hits, live;
+    __m256i N;
+} step2;
+
+/* Step, part 1: lanes leaving the bounds, chunk lookups. */
+static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = 0, act = s->act, live = act, changed = act & p->chg;
+    if (changed) {
+        /* leaving the bounds (whole chunks): only a lane that entered another chunk */
+        unsigned out = 0;
+        for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
+        out &= changed;
+        done |= out;
+        live &= ~out;
+        changed &= ~out;
+    }
+    if (changed) {
+        __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
+        if (w->dir) {
+            /* indices below 2^22 (the directory's size): 32-bit products suffice */
+            __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
+            i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
+            i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
+            /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept),
+             * and the chunk's groups mask next to it */
+            __m256i i2 = _mm256_slli_epi64(i, 1);
+            p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)w->dir, i2,
+                                                  vmask(changed), 8);
+            p->groups = _mm256_mask_i64gather_epi64(p->groups, (const long long *)(const void *)&w->dir->groups, i2,
+                                                   vmask(changed), 8);
+        } else {
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
+            for (unsigned m = changed; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                p->chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p->chunk);
+                p->groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p->groups);
+            }
+        }
+    }
+    s->done = done;
+    s->live = live;
+}
+
+/* Step, part 2: the node around each cell (its size N), hits (written out). */
+static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = s->done, hits = 0, live = s->live;
+    const __m256i chunk = p->chunk;
+    unsigned hasg = live & ne64(p->groups, zero); /* an absent or empty chunk: 64^3 cells */
+    __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
+    g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
+    g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
+    __m256i g8 = _mm256_slli_epi64(g, 3);
+    __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                              _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
+                                              vmask(hasg), 1);
+    unsigned hasocc = hasg & ne64(occ, zero);
+    __m256i bb = _mm256_and_si256(_mm256_srli_epi64(q[0], 2), three);
+    bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
+    bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
+    unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
+    const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
+    unsigned gnear = ne64(_mm256_and_si256(p->groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
+    unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
+    /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
+    __m256i N = _mm256_add_epi64(_mm256_set1_epi64x(64), _mm256_slli_epi64(_mm256_and_si256(chunk, one), 6));
+    N = sel_i(hasg, _mm256_set1_epi64x(32), N);
+    N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
+    N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
+    N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
+    N = sel_i(occbit, one, N);
+    if (occbit) {
+        __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                                    _mm256_add_epi64(_mm256_add_epi64(chunk, off_brick), g8),
+                                                    vmask(occbit), 1);
+        unsigned isbrick = occbit & ne64(_mm256_and_si256(_mm256_srlv_epi64(brick, bb), one), zero);
+        hits = occbit & ~isbrick;
+        for (int l = 0; l < L; l++) tsub[l] = -1;
+        if (isbrick) {
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], q[a]);
+            _mm256_store_si256((__m256i *)(void *)tchunk, chunk);
+            for (unsigned m = isbrick; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                if ((mk >> sub) & 1) {
+                    tsub[l] = sub;
+                    hits |= 1u << l;
+                }
+            }
+        }
+        if (hits) {
+            /* s of the last event: the entered plane's quotient, as the walk divided it
+             * (face 6: the start, s = 0) */
+            __m256i fa = _mm256_srli_epi64(p->face, 1), fb = _mm256_and_si256(p->face, one);
+            unsigned f1 = eq64(fa, one), f2 = eq64(fa, _mm256_set1_epi64x(2));
+            unsigned f6 = eq64(p->face, _mm256_set1_epi64x(6));
+            __m256i qs = sel_i(f2, q[2], sel_i(f1, q[1], q[0]));
+            __m256d os = sel_d(f2, p->o[2], sel_d(f1, p->o[1], p->o[0]));
+            __m256d ds = sel_d(f2, p->d[2], sel_d(f1, p->d[1], p->d[0]));
+            __m256d num = _mm256_sub_pd(_mm256_mul_pd(i2d(_mm256_add_epi64(qs, fb)), quarter), os);
+            __m256d ks = sel_d(hits & ~f6, _mm256_div_pd(num, sel_d(hits & ~f6, ds, onev)), zd);
+            __m256d t = _mm256_add_pd(_mm256_mul_pd(ks, p->len), zd);
+            unsigned in = hits & CMPD(t, p->limit, _CMP_LE_OQ);
+            _mm256_store_pd(tt, t);
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
+            _mm256_store_si256((__m256i *)(void *)tface, p->face);
+            for (unsigned m = hits; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                size_t i = p->idx[l];
+                if (!((in >> l) & 1)) {
+                    wk__voxel_write_miss(h, i);
+                    continue;
+                }
+                h->t[i] = (float)tt[l];
+                h->x[i] = (int32_t)tq[0][l];
+                h->y[i] = (int32_t)tq[1][l];
+                h->z[i] = (int32_t)tq[2][l];
+                h->sub[i] = (int8_t)tsub[l];
+                h->face[i] = (int8_t)tface[l];
+            }
+        }
+        done |= hits;
+        live &= ~hits;
+    }
+    s->done = done;
+    s->hits = hits;
+    s->live = live;
+    s->N = N;
+}
+
+/* Step, part 3: leaving the node; misses written out; returns the lanes that finished. */
+static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = s->done, hits = s->hits, live = s->live;
+    const __m256i N = s->N;
+    if (live) {
+        const __m256i Nm1 = _mm256_sub_epi64(N, one);
+        __m256d *o = p->o, *d = p->d;
+        __m256i base[3], P[3];
+        __m256d num[3], est[3];
+        unsigned pos[3], mov[3];
+        __m256d best = inf;
+        __m256i ea = _mm256_set1_epi64x(-1);
+        for (int a = 0; a < 3; a++) {
+            pos[a] = CMPD(d[a], zd, _CMP_GT_OQ);
+            mov[a] = pos[a] | CMPD(d[a], zd, _CMP_LT_OQ);
+            base[a] = _mm256_andnot_si256(Nm1, q[a]);
+            P[a] = sel_i(pos[a], _mm256_add_epi64(base[a], N), base[a]);
+            num[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
+            est[a] = _mm256_mul_pd(num[a], p->inv[a]);
+            unsigned take = live & mov[a] & (lt64(ea, zero) | CMPD(est[a], best, _CMP_LT_OQ));
+            best = sel_d(take, est[a], best);
+            ea = sel_i(take, _mm256_set1_epi64x(a), ea);
+        }
+        unsigned none = live & lt64(ea, zero);
+        done |= none;
+        live &= ~none;
+        unsigned is[3];
+        for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+        /* the exact quotient only where it decides (see the AVX-512 section):
+         * near-ties, a finite tmax, fix-ups, hits */
+        __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
+        unsigned l0 = live & mov[0] & CMPD(est[0], nearv, _CMP_LE_OQ);
+        unsigned l1 = live & mov[1] & CMPD(est[1], nearv, _CMP_LE_OQ);
+        unsigned l2 = live & mov[2] & CMPD(est[2], nearv, _CMP_LE_OQ);
+        unsigned tie = (l0 & l1) | (l0 & l2) | (l1 & l2), exact = 0;
+        __m256d es = best;
+        if (tie) {
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            es = sel_d(tie, _mm256_div_pd(nsel, sel_d(tie, dsel, onev)), best);
+            exact = tie;
+            for (int a = 0; a < 3; a++) {
+                __m256i av = _mm256_set1_epi64x(a);
+                unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
+                if (!m) continue;
+                __m256d s2 = _mm256_div_pd(num[a], sel_d(m, d[a], onev));
+                /* key (es, ea) <= (s, a)? */
+                unsigned le = CMPD(es, s2, _CMP_LT_OQ) | (CMPD(es, s2, _CMP_EQ_OQ) & le64(ea, av));
+                unsigned upd = m & ~le;
+                es = sel_d(upd, s2, es);
+                ea = sel_i(upd, av, ea);
+            }
+            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+        }
+        unsigned fl = live & CMPD(p->limit, inf, _CMP_NEQ_UQ);
+        if (fl) {
+            unsigned need = fl & ~exact;
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
+            exact |= need;
+            unsigned over = fl & ~CMPD(_mm256_mul_pd(es, p->len), p->limit, _CMP_LE_OQ);
+            done |= over;
+            live &= ~over;
+        }
+        unsigned big = live & gt64(N, one);
+        unsigned fix[3] = {0, 0, 0};
+        __m256i qold[3] = {q[0], q[1], q[2]};
+        if (big) {
+            for (int b2 = 0; b2 < 3; b2++) {
+                unsigned m = big & mov[b2] & ~is[b2];
+                if (!m) continue;
+                __m256d sd = _mm256_mul_pd(es, d[b2]);
+                __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b2], sd), four);
+                __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], N));
+                unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
+                __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
+                __m256d frac = _mm256_sub_pd(x4, i2d(c));
+                unsigned ok = inr & m & CMPD(frac, p->eps, _CMP_GT_OQ) & CMPD(frac, p->eps1, _CMP_LT_OQ);
+                q[b2] = sel_i(ok, c, q[b2]);
+                fix[b2] = m & ~ok;
+            }
+        }
+        if (fix[0] | fix[1] | fix[2]) {
+            unsigned need = (fix[0] | fix[1] | fix[2]) & ~exact;
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
+            _mm256_store_pd(tes, es);
+            _mm256_store_si256((__m256i *)(void *)tea, ea);
+            _mm256_store_si256((__m256i *)(void *)tN, N);
+            for (int b2 = 0; b2 < 3; b2++) {
+                if (!fix[b2]) continue;
+                _mm256_store_si256((__m256i *)(void *)tbase[b2], base[b2]);
+                _mm256_store_si256((__m256i *)(void *)tq[b2], qold[b2]);
+                _mm256_store_pd(to[b2], o[b2]);
+                _mm256_store_pd(td[b2], d[b2]);
+                for (unsigned m = fix[b2]; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    int step = td[b2][l] > 0 ? 1 : -1;
+                    int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                    int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                         (int)tea[l], lim);
+                    q[b2] = sel_i(1u << l, _mm256_set1_epi64x(nq), q[b2]);
+                }
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            __m256i nq = sel_i(pos[a], P[a], _mm256_sub_epi64(P[a], one));
+            q[a] = sel_i(live & is[a], nq, q[a]);
+            __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
+            p->face = sel_i(live & is[a], f, p->face);
+        }
+        /* entered another chunk: a 64-cell boundary crossed on some axis */
+        __m256i x = _mm256_or_si256(_mm256_xor_si256(q[0], qold[0]),
+                                    _mm256_or_si256(_mm256_xor_si256(q[1], qold[1]), _mm256_xor_si256(q[2], qold[2])));
+        p->chg = live & ~eq64(_mm256_andnot_si256(_mm256_set1_epi64x(63), x), zero);
+    }
+    for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p->idx[__builtin_ctz(m)]);
+    return done;
+}
+
+static void packet2_clear(lanes *p) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256d zd = _mm256_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = zero;
+        p->o[a] = p->d[a] = p->inv[a] = zd;
+        p->q[a] = zero;
     }
-    p.len = p.limit = p.eps = p.eps1 = zd;
-    p.chg = 0;
+    p->len = p->limit = p->eps = p->eps1 = zd;
+    p->chg = 0;
+    p->face = p->chunk = p->groups = zero;
+    memset(p->idx, 0, sizeof p->idx);
+}
+
+#ifndef NPK2
+#define NPK2 2
+#endif
+
+/* NPK2 packets walk in turn, part by part (as AVX-512): one packet's
+ * gathers overlap the others' work. */
+static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                         size_t end) {
     double bmax = 0;
     for (int a = 0; a < 3; a++) {
         double lo = fabs((double)w->lo[a] * 64.0), hi = fabs(((double)w->hi[a] + 1.0) * 64.0);
@@ -851,265 +1185,35 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
         bmax = hi > bmax ? hi : bmax;
     }
     const double b2 = 2.0 * (bmax + 128.0);
-    p.face = p.chunk = p.groups = zero;
-    memset(p.idx, 0, sizeof p.idx);
     size_t next = begin;
-    unsigned act = 0;
-    for (int l = 0; l < L; l++)
-        if (refill(&p, l, w, r, h, &next, end, b2)) act |= 1u << l;
-    if (!act) return;
-    __m256i LO[3], HI[3], dlo[3];
-    for (int a = 0; a < 3; a++) {
-        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
-        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
-        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    lanes pk[NPK2];
+    unsigned act[NPK2];
+    for (int k = 0; k < NPK2; k++) {
+        packet2_clear(&pk[k]);
+        act[k] = 0;
+        for (int l = 0; l < L; l++)
+            if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
     }
-    const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
-    const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
-    const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
-                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
-    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
-    _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
-    _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
-    _Alignas(32) uint64_t tchunk[L];
-    while (act) {
-        __m256i *q = p.q;
-        unsigned done = 0, hits = 0, live = act, changed = act & p.chg;
-        if (changed) {
-            /* leaving the bounds (whole chunks): only a lane that entered another chunk */
-            unsigned out = 0;
-            for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
-            out &= changed;
-            done |= out;
-            live &= ~out;
-            changed &= ~out;
+    for (;;) {
+        step2 st[NPK2];
+        unsigned any = 0;
+        for (int k = 0; k < NPK2; k++) {
+            st[k].act = act[k];
+            any |= act[k];
         }
-        if (changed) {
-            __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
-            if (w->dir) {
-                /* indices below 2^22 (the directory's size): 32-bit products suffice */
-                __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
-                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
-                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
-                /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept),
-                 * and the chunk's groups mask next to it */
-                __m256i i2 = _mm256_slli_epi64(i, 1);
-                p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i2,
-                                                      vmask(changed), 8);
-                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)(const void *)&w->dir->groups, i2,
-                                                       vmask(changed), 8);
-            } else {
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
-                for (unsigned m = changed; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    p.chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p.chunk);
-                    p.groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p.groups);
-                }
+        if (!any) break;
+        for (int k = 0; k < NPK2; k++)
+            if (act[k]) s2_chunk(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK2; k++)
+            if (act[k]) s2_cell(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK2; k++) {
+            if (!act[k]) continue;
+            unsigned done = s2_exit(&pk[k], &st[k], w, h);
+            act[k] &= ~done;
+            for (unsigned m = done; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
             }
-        }
-        const __m256i chunk = p.chunk;
-        unsigned hasg = live & ne64(p.groups, zero); /* an absent or empty chunk: 64^3 cells */
-        __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
-        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
-        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
-        __m256i g8 = _mm256_slli_epi64(g, 3);
-        __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
-                                                  _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
-                                                  vmask(hasg), 1);
-        unsigned hasocc = hasg & ne64(occ, zero);
-        __m256i bb = _mm256_and_si256(_mm256_srli_epi64(q[0], 2), three);
-        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
-        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
-        unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
-        const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
-        unsigned gnear = ne64(_mm256_and_si256(p.groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
-        unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
-        /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
-        __m256i N = _mm256_add_epi64(_mm256_set1_epi64x(64), _mm256_slli_epi64(_mm256_and_si256(chunk, one), 6));
-        N = sel_i(hasg, _mm256_set1_epi64x(32), N);
-        N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
-        N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
-        N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
-        N = sel_i(occbit, one, N);
-        if (occbit) {
-            __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
-                                                        _mm256_add_epi64(_mm256_add_epi64(chunk, off_brick), g8),
-                                                        vmask(occbit), 1);
-            unsigned isbrick = occbit & ne64(_mm256_and_si256(_mm256_srlv_epi64(brick, bb), one), zero);
-            hits = occbit & ~isbrick;
-            for (int l = 0; l < L; l++) tsub[l] = -1;
-            if (isbrick) {
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], q[a]);
-                _mm256_store_si256((__m256i *)(void *)tchunk, chunk);
-                for (unsigned m = isbrick; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
-                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
-                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                    if ((mk >> sub) & 1) {
-                        tsub[l] = sub;
-                        hits |= 1u << l;
-                    }
-                }
-            }
-            if (hits) {
-                /* s of the last event: the entered plane's quotient, as the walk divided it
-                 * (face 6: the start, s = 0) */
-                __m256i fa = _mm256_srli_epi64(p.face, 1), fb = _mm256_and_si256(p.face, one);
-                unsigned f1 = eq64(fa, one), f2 = eq64(fa, _mm256_set1_epi64x(2));
-                unsigned f6 = eq64(p.face, _mm256_set1_epi64x(6));
-                __m256i qs = sel_i(f2, q[2], sel_i(f1, q[1], q[0]));
-                __m256d os = sel_d(f2, p.o[2], sel_d(f1, p.o[1], p.o[0]));
-                __m256d ds = sel_d(f2, p.d[2], sel_d(f1, p.d[1], p.d[0]));
-                __m256d num = _mm256_sub_pd(_mm256_mul_pd(i2d(_mm256_add_epi64(qs, fb)), quarter), os);
-                __m256d ks = sel_d(hits & ~f6, _mm256_div_pd(num, sel_d(hits & ~f6, ds, onev)), zd);
-                __m256d t = _mm256_add_pd(_mm256_mul_pd(ks, p.len), zd);
-                unsigned in = hits & CMPD(t, p.limit, _CMP_LE_OQ);
-                _mm256_store_pd(tt, t);
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
-                _mm256_store_si256((__m256i *)(void *)tface, p.face);
-                for (unsigned m = hits; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    size_t i = p.idx[l];
-                    if (!((in >> l) & 1)) {
-                        wk__voxel_write_miss(h, i);
-                        continue;
-                    }
-                    h->t[i] = (float)tt[l];
-                    h->x[i] = (int32_t)tq[0][l];
-                    h->y[i] = (int32_t)tq[1][l];
-                    h->z[i] = (int32_t)tq[2][l];
-                    h->sub[i] = (int8_t)tsub[l];
-                    h->face[i] = (int8_t)tface[l];
-                }
-            }
-            done |= hits;
-            live &= ~hits;
-        }
-        if (live) {
-            const __m256i Nm1 = _mm256_sub_epi64(N, one);
-            __m256d *o = p.o, *d = p.d;
-            __m256i base[3], P[3];
-            __m256d num[3], est[3];
-            unsigned pos[3], mov[3];
-            __m256d best = inf;
-            __m256i ea = _mm256_set1_epi64x(-1);
-            for (int a = 0; a < 3; a++) {
-                pos[a] = CMPD(d[a], zd, _CMP_GT_OQ);
-                mov[a] = pos[a] | CMPD(d[a], zd, _CMP_LT_OQ);
-                base[a] = _mm256_andnot_si256(Nm1, q[a]);
-                P[a] = sel_i(pos[a], _mm256_add_epi64(base[a], N), base[a]);
-                num[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
-                est[a] = _mm256_mul_pd(num[a], p.inv[a]);
-                unsigned take = live & mov[a] & (lt64(ea, zero) | CMPD(est[a], best, _CMP_LT_OQ));
-                best = sel_d(take, est[a], best);
-                ea = sel_i(take, _mm256_set1_epi64x(a), ea);
-            }
-            unsigned none = live & lt64(ea, zero);
-            done |= none;
-            live &= ~none;
-            unsigned is[3];
-            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
-            /* the exact quotient only where it decides (see the AVX-512 section):
-             * near-ties, a finite tmax, fix-ups, hits */
-            __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
-            unsigned l0 = live & mov[0] & CMPD(est[0], nearv, _CMP_LE_OQ);
-            unsigned l1 = live & mov[1] & CMPD(est[1], nearv, _CMP_LE_OQ);
-            unsigned l2 = live & mov[2] & CMPD(est[2], nearv, _CMP_LE_OQ);
-            unsigned tie = (l0 & l1) | (l0 & l2) | (l1 & l2), exact = 0;
-            __m256d es = best;
-            if (tie) {
-                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
-                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
-                es = sel_d(tie, _mm256_div_pd(nsel, sel_d(tie, dsel, onev)), best);
-                exact = tie;
-                for (int a = 0; a < 3; a++) {
-                    __m256i av = _mm256_set1_epi64x(a);
-                    unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
-                    if (!m) continue;
-                    __m256d s2 = _mm256_div_pd(num[a], sel_d(m, d[a], onev));
-                    /* key (es, ea) <= (s, a)? */
-                    unsigned le = CMPD(es, s2, _CMP_LT_OQ) | (CMPD(es, s2, _CMP_EQ_OQ) & le64(ea, av));
-                    unsigned upd = m & ~le;
-                    es = sel_d(upd, s2, es);
-                    ea = sel_i(upd, av, ea);
-                }
-                for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
-            }
-            unsigned fl = live & CMPD(p.limit, inf, _CMP_NEQ_UQ);
-            if (fl) {
-                unsigned need = fl & ~exact;
-                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
-                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
-                es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
-                exact |= need;
-                unsigned over = fl & ~CMPD(_mm256_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
-                done |= over;
-                live &= ~over;
-            }
-            unsigned big = live & gt64(N, one);
-            unsigned fix[3] = {0, 0, 0};
-            __m256i qold[3] = {q[0], q[1], q[2]};
-            if (big) {
-                for (int b2 = 0; b2 < 3; b2++) {
-                    unsigned m = big & mov[b2] & ~is[b2];
-                    if (!m) continue;
-                    __m256d sd = _mm256_mul_pd(es, d[b2]);
-                    __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b2], sd), four);
-                    __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], N));
-                    unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
-                    __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
-                    __m256d frac = _mm256_sub_pd(x4, i2d(c));
-                    unsigned ok = inr & m & CMPD(frac, p.eps, _CMP_GT_OQ) & CMPD(frac, p.eps1, _CMP_LT_OQ);
-                    q[b2] = sel_i(ok, c, q[b2]);
-                    fix[b2] = m & ~ok;
-                }
-            }
-            if (fix[0] | fix[1] | fix[2]) {
-                unsigned need = (fix[0] | fix[1] | fix[2]) & ~exact;
-                __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
-                __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
-                es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
-                _mm256_store_pd(tes, es);
-                _mm256_store_si256((__m256i *)(void *)tea, ea);
-                _mm256_store_si256((__m256i *)(void *)tN, N);
-                for (int b2 = 0; b2 < 3; b2++) {
-                    if (!fix[b2]) continue;
-                    _mm256_store_si256((__m256i *)(void *)tbase[b2], base[b2]);
-                    _mm256_store_si256((__m256i *)(void *)tq[b2], qold[b2]);
-                    _mm256_store_pd(to[b2], o[b2]);
-                    _mm256_store_pd(td[b2], d[b2]);
-                    for (unsigned m = fix[b2]; m; m &= m - 1) {
-                        int l = __builtin_ctz(m);
-                        int step = td[b2][l] > 0 ? 1 : -1;
-                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
-                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
-                                                             (int)tea[l], lim);
-                        q[b2] = sel_i(1u << l, _mm256_set1_epi64x(nq), q[b2]);
-                    }
-                }
-            }
-            for (int a = 0; a < 3; a++) {
-                __m256i nq = sel_i(pos[a], P[a], _mm256_sub_epi64(P[a], one));
-                q[a] = sel_i(live & is[a], nq, q[a]);
-                __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
-                p.face = sel_i(live & is[a], f, p.face);
-            }
-            /* entered another chunk: a 64-cell boundary crossed on some axis */
-            __m256i x = _mm256_or_si256(_mm256_xor_si256(q[0], qold[0]),
-                                        _mm256_or_si256(_mm256_xor_si256(q[1], qold[1]), _mm256_xor_si256(q[2], qold[2])));
-            p.chg = live & ~eq64(_mm256_andnot_si256(_mm256_set1_epi64x(63), x), zero);
-        }
-        for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
-        act &= ~done;
-        for (unsigned m = done; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (refill(&p, l, w, r, h, &next, end, b2)) act |= 1u << l;
         }
     }
 }
