@@ -66,7 +66,7 @@
  * ## Batches, instruction sets, threads
  * Rays are structure of arrays. The batch is cut into blocks of 512 rays
  * that the threads share (wk_exec); with AVX-512 (AVX2) each block is
- * walked in packets of 8 (4) rays in double lanes (AVX-512: three packets
+ * walked in packets of 8 (4) rays in double lanes (three (two) packets
  * interleaved), a finished lane refilled with the next ray at once. NEON
  * runs the scalar reference (its packet path is not written). Every ISA,
  * thread count and cut of the batch gives bit-identical outputs.

@@ -12,8 +12,10 @@
  * exact fix-up near a plane, a ray's setup near a plane) calls the
  * reference's own functions.
  *
- * AVX2: the same walk in packets of 4 double lanes (see its section), with
- * the same lazy exact quotient as AVX-512.
+ * AVX2: the same walk in packets of 4 double lanes (see its section), two
+ * packets interleaved, with the same lazy exact quotient, per-ray margin
+ * and chunk-change detection as AVX-512; rays are set up one at a time by
+ * the reference's wk__voxel_begin.
  *
  * NEON: ABSENT. Its table holds the scalar reference (two double lanes
  * promise little); results are the reference's by construction. */
