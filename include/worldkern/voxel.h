@@ -15,9 +15,11 @@
  * per group. Every summary (chunk nonempty, group nonempty, block solid or
  * brick) is updated exactly by each edit in O(1): there is no rebuild step,
  * and an edit is visible to the next ray cast. The world's bounds (the
- * chunks ever made nonempty) only grow. A dense directory of chunk
- * pointers over the bounds (with room to grow on every side) speeds up the
- * casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
+ * chunks ever made nonempty) only grow. A dense directory over the bounds
+ * (with room to grow on every side; 16 bytes per chunk position: the
+ * chunk's address, its nonempty-group mask, and whether its aligned
+ * 2 x 2 x 2 block of chunks is empty, all kept exact by edits) speeds up
+ * the casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
  * at least twice as large (amortized O(1) per edit), and a world too
  * sprawling for one (over 2^22 entries, or 64 per chunk) goes without:
  * lookups then use the hash map, with the same results.

@@ -64,7 +64,7 @@ struct wk_voxel_world {
     size_t dir_entries;
 };
 
-/* The directory's largest size: 2^22 entries (32 MiB of pointers), and no
+/* The directory's largest size: 2^22 entries (64 MiB of 16-byte entries), and no
  * more than max(2^16, 64 per chunk). */
 #define WK__VDIR_MAX ((uint64_t)1 << 22)
 
