@@ -15,9 +15,11 @@
  * per group. Every summary (chunk nonempty, group nonempty, block solid or
  * brick) is updated exactly by each edit in O(1): there is no rebuild step,
  * and an edit is visible to the next ray cast. The world's bounds (the
- * chunks ever made nonempty) only grow. A dense directory of chunk
- * pointers over the bounds (with room to grow on every side) speeds up the
- * casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
+ * chunks ever made nonempty) only grow. A dense directory over the bounds
+ * (with room to grow on every side; 16 bytes per chunk position: the
+ * chunk's address, its nonempty-group mask, and whether its aligned
+ * 2 x 2 x 2 block of chunks is empty, all kept exact by edits) speeds up
+ * the casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
  * at least twice as large (amortized O(1) per edit), and a world too
  * sprawling for one (over 2^22 entries, or 64 per chunk) goes without:
  * lookups then use the hash map, with the same results.
@@ -54,20 +56,22 @@
  *    that stepped. t = s * |d| (|d| = sqrt(dx^2 + dy^2 + dz^2) in double),
  *    the Euclidean distance along d; a hit counts when t <= tmax (compared
  *    in double), and t is returned rounded to float (never -0.0).
- * Empty chunks, empty groups of 4^3 blocks and empty blocks are skipped in
- * O(1) each; the cell found is exactly the one the plain walk finds.
+ * Empty aligned 2 x 2 x 2 blocks of chunks, empty chunks, empty groups of
+ * 4^3 blocks (and aligned pairs of them) and empty blocks (and pairs) are
+ * skipped in O(1) each; the cell found is exactly the one the plain walk
+ * finds.
  * A ray that leaves the world's bounds stops, so tmax = INFINITY always
  * terminates. Cost: about one step per empty node crossed, so a ray
  * through the bounds of a world whose chunks lie far apart walks all the
- * empty chunks in between (64^3 cells per step).
+ * empty chunks in between (64^3 or 128^3 cells per step).
  *
  * ## Batches, instruction sets, threads
  * Rays are structure of arrays. The batch is cut into blocks of 512 rays
  * that the threads share (wk_exec); with AVX-512 (AVX2) each block is
- * walked in packets of 8 (4) rays in double lanes, a finished lane refilled
- * with the next ray at once. NEON runs the scalar reference (its packet
- * path is not written). Every ISA, thread count and cut of the batch gives
- * bit-identical outputs.
+ * walked in packets of 8 (4) rays in double lanes (three (two) packets
+ * interleaved), a finished lane refilled with the next ray at once. NEON
+ * runs the scalar reference (its packet path is not written). Every ISA,
+ * thread count and cut of the batch gives bit-identical outputs.
  */
 #ifndef WORLDKERN_VOXEL_H
 #define WORLDKERN_VOXEL_H

@@ -52,6 +52,24 @@ static wk_status check_coord(float v, const char *name, size_t i, int is_origin)
 
 /* ------------------------------------------------------------- raycast */
 
+/* 1 when every origin component lies in (-2^31, 2^31) and every direction
+ * component is finite (no NaN either): then check_coord passes them all,
+ * and this branch-free scan (vectorized by the compiler) replaces the
+ * per-element checks. Otherwise the checks run and name the culprit. */
+static int coords_plain(const wk_rays *r, size_t n) {
+    const float *in[6] = {r->ox, r->oy, r->oz, r->dx, r->dy, r->dz};
+    for (int a = 0; a < 6; a++) {
+        const float *v = in[a];
+        int bad = 0;
+        if (a < 3)
+            for (size_t i = 0; i < n; i++) bad |= !(fabsf(v[i]) < 2147483648.0f);
+        else
+            for (size_t i = 0; i < n; i++) bad |= !(fabsf(v[i]) <= 3.40282347e38f);
+        if (bad) return 0;
+    }
+    return 1;
+}
+
 typedef struct raycast_job {
     const wk__voxel_kernels *k;
     const struct wk_voxel_world *w;
@@ -94,7 +112,8 @@ static wk_status raycast_run(const wk__call *call, const struct wk_voxel_world *
             if (wk__overlap(out[i], out_bytes[i], in[j], 4 * n))
                 return wk__fail(WK_ERR_ALIAS, "h->%s overlaps an input array of r", out_name[i]);
     }
-    for (size_t i = 0; i < n; i++) {
+    const int plain = coords_plain(r, n); /* else check each and name the first culprit */
+    for (size_t i = 0; i < n && !plain; i++) {
         wk_status s;
         if ((s = check_coord(r->ox[i], "r->ox", i, 1)) != WK_OK) return s;
         if ((s = check_coord(r->oy[i], "r->oy", i, 1)) != WK_OK) return s;

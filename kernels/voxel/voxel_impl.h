@@ -32,6 +32,12 @@ typedef struct wk__vslot {
     wk__vchunk *c;
 } wk__vslot;
 
+/* A chunk directory entry (see struct wk_voxel_world); 16 bytes. */
+typedef struct wk__vdirent {
+    uintptr_t c;     /* chunk address | WK__VDIR_PAIR_EMPTY */
+    uint64_t groups; /* the chunk's groups mask, 0 without a chunk */
+} wk__vdirent;
+
 struct wk_voxel_world {
     wk_allocator hooks;
     wk__vslot *table;       /* open addressing, linear probing */
@@ -41,26 +47,34 @@ struct wk_voxel_world {
     int has_bounds;         /* some chunk has been nonempty */
     int32_t lo[3], hi[3];   /* chunk bounds (inclusive) of every chunk ever nonempty */
     /* The chunk directory, an acceleration the casts use when present: a
-     * dense box of chunk pointers (NULL = no chunk) with its low corner at
-     * chunk dlo and dn chunks per axis, containing the bounds; every chunk
-     * inside it is in it. Rebuilt larger when the bounds outgrow it;
-     * dropped (dir == NULL, casts use the table) when it would exceed
-     * WK__VDIR_MAX entries or its allocation fails. */
-    wk__vchunk **dir;
+     * dense box of chunk entries with its low corner at chunk dlo and dn
+     * chunks per axis, containing the bounds; every chunk inside it is in
+     * it. An entry (wk__vdirent) is the chunk's address (0: no chunk)
+     * with bit 0 (WK__VDIR_PAIR_EMPTY) set when the aligned 2 x 2 x 2
+     * block of chunks around it (chunk coordinates 2k and 2k + 1 on each
+     * axis) holds no nonempty chunk, and a copy of the chunk's groups mask
+     * (0 without a chunk), so that a walk entering a chunk reads one line
+     * of the directory and no chunk header; edits keep both exact. Rebuilt
+     * larger when the bounds outgrow it; dropped (dir == NULL, casts use
+     * the table) when it would exceed WK__VDIR_MAX entries or its
+     * allocation fails. */
+    struct wk__vdirent *dir;
     int64_t dlo[3];
     uint64_t dn[3];
     size_t dir_entries;
 };
 
-/* The directory's largest size: 2^22 entries (32 MiB of pointers), and no
+/* The directory's largest size: 2^22 entries (64 MiB of 16-byte entries), and no
  * more than max(2^16, 64 per chunk). */
 #define WK__VDIR_MAX ((uint64_t)1 << 22)
 
-/* The chunk at chunk coordinates inside the bounds, from the directory
- * (w->dir must not be NULL). */
-static inline const wk__vchunk *wk__vdir_get(const struct wk_voxel_world *w, int64_t cx, int64_t cy, int64_t cz) {
-    return w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                  (uint64_t)(cx - w->dlo[0])];
+#define WK__VDIR_PAIR_EMPTY ((uintptr_t)1)
+
+/* The directory entry of the chunk at chunk coordinates inside the
+ * bounds (w->dir must not be NULL). */
+static inline const wk__vdirent *wk__vdir_get(const struct wk_voxel_world *w, int64_t cx, int64_t cy, int64_t cz) {
+    return &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                   (uint64_t)(cx - w->dlo[0])];
 }
 
 static inline uint64_t wk__vhash(int32_t cx, int32_t cy, int32_t cz) {

@@ -1,16 +1,21 @@
 /* The voxel ray cast's SIMD paths, one source compiled once per ISA.
  *
  * AVX-512 (and AVX-512 + VBMI): packets of 8 rays in double lanes walk
- * together; a lane whose ray finishes (hit, miss, left the bounds) is
- * refilled with the next ray at once. Each step does, per lane, exactly
- * the operations of the scalar walk (voxel_trace.c) in the same order:
- * the same IEEE double adds, multiplies and divides (no FMA), the same
- * comparisons, so every decision and every output bit is the reference's.
- * The rare per-lane work (a chunk lookup when a lane enters another chunk,
- * a brick's mask, the exact fix-up near a plane, a ray's setup) calls the
+ * together, three packets interleaved; a lane whose ray finishes (hit,
+ * miss, left the bounds) is refilled at once from a small queue of rays
+ * set up 8 at a time in vectors. Each step makes, per lane, the scalar
+ * walk's decisions (voxel_trace.c) with the same IEEE double operations
+ * (no FMA; exact power-of-two scalings aside), so every decision and
+ * every output bit is the reference's (see the comment above step_chunk for
+ * the few places where it computes less and why that changes no bit).
+ * The rare per-lane work (a chunk lookup by hash, a brick's mask, the
+ * exact fix-up near a plane, a ray's setup near a plane) calls the
  * reference's own functions.
  *
- * AVX2: the same walk in packets of 4 double lanes (see its section).
+ * AVX2: the same walk in packets of 4 double lanes (see its section), two
+ * packets interleaved, with the same lazy exact quotient, per-ray margin
+ * and chunk-change detection as AVX-512; rays are set up one at a time by
+ * the reference's wk__voxel_begin.
  *
  * NEON: ABSENT. Its table holds the scalar reference (two double lanes
  * promise little); results are the reference's by construction. */
@@ -33,307 +38,710 @@ enum { L = 8 };
 
 /* The lanes' state, kept in registers: lanes are changed one at a time
  * with masked broadcasts (never scalar stores that a vector load would
- * have to wait for). */
+ * have to wait for). Per-lane constants of the ray (its axis signs, the
+ * face and the step of each axis) are set once at the refill. The walk
+ * keeps no s: the s of the last event is recomputed at a hit from the
+ * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
-    __m512d o[3], d[3], inv[3], len, limit, ks;
-    __m512i q[3], face, cc[3], chunk, groups;
-    size_t idx[L];
+    __m512d o4[3], d4[3], inv4[3], len, limit; /* 4 o, 4 d, 1/(4 d): exact scalings of o, d, 1/d */
+    __m512i q[3], face, chunk, groups;
+    __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
+    __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
+    __m512d eps, eps1; /* the position test's margin for the whole ray (see walk_step), 1 - eps */
+    __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
+    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk and groups to look up */
+    __m512i idx; /* the ray of each lane */
 } lanes;
 
+/* Rays set up for the walk, waiting for a lane: a small queue in structure
+ * of arrays, filled 8 rays at a time by the vector setup below. */
+enum { QCAP = 32 };
+typedef struct rayq {
+    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside */
+    _Alignas(64) double o[3][QCAP + L];
+    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L];
+    int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
+    int head, tail;
+    size_t next, end;
+    double b2; /* 2 B: B bounds |x4| of an accepted position (see walk_step) */
+} rayq;
 
-/* Fills lane l with the next ray that needs a walk; 0 when none is left. */
-static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
-                                                        const wk_rays *r, const wk_hits *h, size_t *next,
-                                                        size_t end) {
-    while (*next < end) {
-        size_t i = (*next)++;
+/* Appends the lanes `m` of the vectors to the queue (compressed). */
+static inline __attribute__((always_inline)) void q_append(rayq *rq, __mmask8 m, const __m512d *o, const __m512d *d,
+                                                           const __m512d *inv, __m512d len, __m512d limit,
+                                                           const __m512i *q, __m512i face, __m512i idx) {
+    int t = rq->tail;
+    for (int a = 0; a < 3; a++) {
+        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o[a]));
+        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, d[a]));
+        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, inv[a]));
+        _mm512_storeu_si512((void *)&rq->q[a][t], _mm512_maskz_compress_epi64(m, q[a]));
+    }
+    _mm512_storeu_pd(&rq->len[t], _mm512_maskz_compress_pd(m, len));
+    _mm512_storeu_pd(&rq->limit[t], _mm512_maskz_compress_pd(m, limit));
+    _mm512_storeu_si512((void *)&rq->face[t], _mm512_maskz_compress_epi64(m, face));
+    _mm512_storeu_si512((void *)&rq->idx[t], _mm512_maskz_compress_epi64(m, idx));
+    rq->tail = t + __builtin_popcount(m);
+}
+
+/* Sets up the next (up to) 8 rays as wk__voxel_begin does, with the same
+ * double operations in the same order: the start cell, 1/d, |d|, and for
+ * an origin outside the bounds the entry jump (the latest entry plane by
+ * exact quotients, the other axes placed from the position when clearly
+ * inside a cell). Lanes that would need begin's exact fix-up are set up
+ * by wk__voxel_begin itself. Misses are written at once; the rest go to
+ * the queue (which must have room for 8 more). */
+static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h) {
+    size_t i0 = rq->next, k = rq->end - i0 < L ? rq->end - i0 : L;
+    rq->next = i0 + k;
+    const __mmask8 valid = (__mmask8)((1u << k) - 1);
+    const __m512d zd = _mm512_setzero_pd(), inf = _mm512_set1_pd(INFINITY);
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i idx = _mm512_add_epi64(_mm512_set1_epi64((int64_t)i0), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+    const float *src[6] = {r->ox + i0, r->oy + i0, r->oz + i0, r->dx + i0, r->dy + i0, r->dz + i0};
+    __m512d o[3], d[3], inv[3];
+    __mmask8 nan = 0;
+    for (int a = 0; a < 3; a++) {
+        o[a] = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, src[a]));
+        d[a] = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, src[3 + a]));
+        nan |= _mm512_cmp_pd_mask(o[a], o[a], _CMP_UNORD_Q) | _mm512_cmp_pd_mask(d[a], d[a], _CMP_UNORD_Q);
+    }
+    __m512d limit = r->tmax ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(valid, r->tmax + i0)) : inf;
+    /* no hit: a NaN component, tmax < 0 or NaN, an empty world */
+    __mmask8 miss = valid & (nan | (__mmask8)~_mm512_cmp_pd_mask(limit, zd, _CMP_GE_OQ));
+    if (!w->has_bounds) miss = valid;
+    __mmask8 todo = valid & (__mmask8)~miss;
+    __m512d len = _mm512_sqrt_pd(
+        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(d[0], d[0]), _mm512_mul_pd(d[1], d[1])), _mm512_mul_pd(d[2], d[2])));
+    __m512i q[3], LO[3], HI[3];
+    __mmask8 pos[3], neg[3], below[3], above[3], outside = 0, bad = 0;
+    for (int a = 0; a < 3; a++) {
+        __m512d x4 = _mm512_mul_pd(o[a], _mm512_set1_pd(4.0));
+        q[a] = _mm512_cvttpd_epi64(_mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+        pos[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_GT_OQ);
+        neg[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_LT_OQ);
+        inv[a] = _mm512_maskz_div_pd(pos[a] | neg[a], _mm512_set1_pd(1.0), d[a]);
+        LO[a] = _mm512_set1_epi64((int64_t)w->lo[a] * 64);
+        HI[a] = _mm512_set1_epi64(((int64_t)w->hi[a] + 1) * 64);
+        below[a] = _mm512_cmplt_epi64_mask(q[a], LO[a]);
+        above[a] = _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        outside |= below[a] | above[a];
+        bad |= (below[a] & (__mmask8)~pos[a]) | (above[a] & (__mmask8)~neg[a]);
+    }
+    miss |= todo & bad;
+    todo &= (__mmask8)~bad;
+    __m512i face = _mm512_set1_epi64(6);
+    __mmask8 jump = todo & outside, slow = 0;
+    if (jump) {
+        /* the latest entry plane among the axes outside (key order: on equal s the later axis) */
+        __m512d es = zd;
+        __m512i ea = _mm512_setzero_si512(), eP = _mm512_setzero_si512();
+        __mmask8 got = 0;
+        __m512i P[3];
+        for (int a = 0; a < 3; a++) {
+            __mmask8 oa = jump & (below[a] | above[a]);
+            P[a] = _mm512_mask_mov_epi64(HI[a], below[a], LO[a]);
+            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
+            __m512d s = _mm512_maskz_div_pd(oa, num, _mm512_mask_mov_pd(_mm512_set1_pd(1.0), oa, d[a]));
+            __mmask8 take = oa & ((__mmask8)~got | _mm512_cmp_pd_mask(s, es, _CMP_GE_OQ));
+            es = _mm512_mask_mov_pd(es, take, s);
+            ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
+            eP = _mm512_mask_mov_epi64(eP, take, P[a]);
+            got |= oa;
+        }
+        __mmask8 far = jump & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, len), limit, _CMP_LE_OQ);
+        miss |= far;
+        jump &= (__mmask8)~far;
+        const __m512d four = _mm512_set1_pd(4.0), onev = _mm512_set1_pd(1.0),
+                      margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+        for (int b = 0; b < 3; b++) {
+            __mmask8 isb = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(b));
+            __mmask8 m = jump & (__mmask8)~isb & (pos[b] | neg[b]);
+            if (m) {
+                /* one past the bounds at most, as begin */
+                __m512i lim = _mm512_mask_mov_epi64(_mm512_sub_epi64(LO[b], one), pos[b], HI[b]);
+                __m512i lo = _mm512_mask_mov_epi64(lim, pos[b], q[b]), hi = _mm512_mask_mov_epi64(q[b], pos[b], lim);
+                __m512d sd = _mm512_mul_pd(es, d[b]);
+                __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b], sd), four);
+                __mmask8 inr = _mm512_cmp_pd_mask(x4, _mm512_cvtepi64_pd(lo), _CMP_GE_OQ) &
+                               _mm512_cmp_pd_mask(x4, _mm512_add_pd(_mm512_cvtepi64_pd(hi), onev), _CMP_LT_OQ);
+                __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                __m512d frac = _mm512_sub_pd(x4, fl);
+                __m512d eps = _mm512_mul_pd(_mm512_add_pd(_mm512_abs_pd(x4), _mm512_mul_pd(four, _mm512_abs_pd(sd))),
+                                            margin);
+                __mmask8 ok = m & inr & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
+                              _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
+                q[b] = _mm512_mask_mov_epi64(q[b], ok, _mm512_cvttpd_epi64(fl));
+                /* far past lim (two cells and more, with a relative margin for large x4):
+                 * begin's exact fix-up stops at lim, one past the bounds: a miss */
+                __m512d slack = _mm512_add_pd(_mm512_set1_pd(2.0),
+                                              _mm512_mul_pd(_mm512_abs_pd(x4), _mm512_set1_pd(0x1p-40)));
+                __m512d limd = _mm512_cvtepi64_pd(lim);
+                __mmask8 beyond = (pos[b] & _mm512_cmp_pd_mask(x4, _mm512_add_pd(limd, slack), _CMP_GT_OQ)) |
+                                  (neg[b] & _mm512_cmp_pd_mask(x4, _mm512_sub_pd(limd, slack), _CMP_LT_OQ));
+                beyond &= m & (__mmask8)~ok;
+                miss |= beyond;
+                slow |= m & (__mmask8)~(ok | beyond);
+            }
+            /* the entry axis: the cell beyond the plane */
+            __mmask8 me = jump & isb;
+            q[b] = _mm512_mask_mov_epi64(q[b], me, _mm512_mask_sub_epi64(eP, neg[b], eP, one));
+            face = _mm512_mask_mov_epi64(face, me, _mm512_set1_epi64(2 * b + 0));
+            face = _mm512_mask_mov_epi64(face, me & neg[b], _mm512_set1_epi64(2 * b + 1));
+        }
+        jump &= (__mmask8)~(slow | miss);
+        slow &= (__mmask8)~miss;
+        /* still outside after the jump: a miss */
+        __mmask8 out2 = 0;
+        for (int a = 0; a < 3; a++)
+            out2 |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
+        miss |= jump & out2;
+    }
+    __mmask8 ready = todo & (__mmask8)~(miss | slow);
+    q_append(rq, ready, o, d, inv, len, limit, q, face, idx);
+    for (unsigned m = miss; m; m &= m - 1) wk__voxel_write_miss(h, i0 + (size_t)__builtin_ctz(m));
+    for (unsigned m = slow; m; m &= m - 1) {
+        size_t i = i0 + (size_t)__builtin_ctz(m);
         wk__vray ray;
         wk__vstate st;
         if (!wk__vray_load(r, i, &ray) || wk__voxel_begin(w, &ray, &st) != 2) {
             wk__voxel_write_miss(h, i);
             continue;
         }
-        const __mmask8 m = (__mmask8)(1u << l);
+        int t = rq->tail++;
         for (int a = 0; a < 3; a++) {
-            p->o[a] = _mm512_mask_mov_pd(p->o[a], m, _mm512_set1_pd(ray.o[a]));
-            p->d[a] = _mm512_mask_mov_pd(p->d[a], m, _mm512_set1_pd(ray.d[a]));
-            p->inv[a] = _mm512_mask_mov_pd(p->inv[a], m, _mm512_set1_pd(st.inv[a]));
-            p->q[a] = _mm512_mask_set1_epi64(p->q[a], m, st.q[a]);
-            p->cc[a] = _mm512_mask_set1_epi64(p->cc[a], m, INT64_MAX); /* no chunk cached */
+            rq->o[a][t] = ray.o[a];
+            rq->d[a][t] = ray.d[a];
+            rq->inv[a][t] = st.inv[a];
+            rq->q[a][t] = st.q[a];
         }
-        p->limit = _mm512_mask_mov_pd(p->limit, m, _mm512_set1_pd(ray.limit));
-        p->len = _mm512_mask_mov_pd(p->len, m, _mm512_set1_pd(st.len));
-        p->ks = _mm512_mask_mov_pd(p->ks, m, _mm512_set1_pd(st.ks));
-        p->face = _mm512_mask_set1_epi64(p->face, m, st.face);
-        p->chunk = _mm512_mask_set1_epi64(p->chunk, m, 0);
-        p->groups = _mm512_mask_set1_epi64(p->groups, m, 0);
-        p->idx[l] = i;
-        return 1;
+        rq->len[t] = st.len;
+        rq->limit[t] = ray.limit;
+        rq->face[t] = st.face;
+        rq->idx[t] = (int64_t)i;
     }
-    return 0;
 }
 
-static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
-                           size_t end) {
-    lanes p;
+/* Fills the lanes `want` of packet p from the queue (set up more rays
+ * first when it runs short); returns the lanes filled (fewer at the end
+ * of the rays). */
+static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 want, rayq *rq,
+                                                           const struct wk_voxel_world *w, const wk_rays *r,
+                                                           const wk_hits *h) {
+    int k = __builtin_popcount(want);
+    while (rq->tail - rq->head < k && rq->next < rq->end) {
+        if (rq->tail + L > QCAP) {
+            /* move the (fewer than 8) waiting rays to the front */
+            int hd = rq->head;
+            for (int a = 0; a < 3; a++) {
+                _mm512_storeu_pd(rq->o[a], _mm512_loadu_pd(&rq->o[a][hd]));
+                _mm512_storeu_pd(rq->d[a], _mm512_loadu_pd(&rq->d[a][hd]));
+                _mm512_storeu_pd(rq->inv[a], _mm512_loadu_pd(&rq->inv[a][hd]));
+                _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
+            }
+            _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
+            _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
+            _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
+            _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
+            rq->tail -= hd;
+            rq->head = 0;
+        }
+        setup8(rq, w, r, h);
+    }
+    int avail = rq->tail - rq->head, m = avail < k ? avail : k;
+    if (m == 0) return 0;
+    /* the lowest m lanes of want */
+    unsigned f = 0, rest = want;
+    for (int j = 0; j < m; j++) {
+        f |= rest & (0u - rest);
+        rest &= rest - 1;
+    }
+    const int hd = rq->head;
+    rq->head = hd + m;
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = p.cc[a] = zero;
+        const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
+        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->o[a][hd]), four));
+        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->d[a][hd]), four));
+        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->inv[a][hd]), quarter));
+        p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
+        /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
+        __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
+        p->pos[a] = ps;
+        p->mov[a] = ps | ng;
+        p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
+        p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
     }
-    p.len = p.limit = p.ks = zd;
-    p.face = p.chunk = p.groups = zero;
-    memset(p.idx, 0, sizeof p.idx);
-    size_t next = begin;
-    __mmask8 act = 0;
-    for (int l = 0; l < L; l++)
-        if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
-    if (!act) return;
-    const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+    {
+        __m512d ao4 = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o4[0]), _mm512_abs_pd(p->o4[1])),
+                                    _mm512_abs_pd(p->o4[2]));
+        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4),
+                               _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
+        p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
+    }
+    p->len = _mm512_mask_expand_pd(p->len, f, _mm512_loadu_pd(&rq->len[hd]));
+    p->limit = _mm512_mask_expand_pd(p->limit, f, _mm512_loadu_pd(&rq->limit[hd]));
+    p->fin = _mm512_cmp_pd_mask(p->limit, _mm512_set1_pd(INFINITY), _CMP_NEQ_UQ);
+    p->face = _mm512_mask_expand_epi64(p->face, f, _mm512_loadu_si512((const void *)&rq->face[hd]));
+    p->idx = _mm512_mask_expand_epi64(p->idx, f, _mm512_loadu_si512((const void *)&rq->idx[hd]));
+    p->chunk = _mm512_mask_mov_epi64(p->chunk, f, zero);
+    p->chg |= (__mmask8)f;
+    p->groups = _mm512_mask_mov_epi64(p->groups, f, zero);
+    return (__mmask8)f;
+}
+
+/* The walk's step, in three parts (step_chunk, step_cell, step_exit). Each
+ * step makes, per lane, the scalar walk's decisions (voxel_trace.c) with
+ * the same IEEE double operations (no FMA), with differences that change
+ * no result: the exit plane's exact quotient is
+ * only divided out where it decides something (a near-tie of estimates, a
+ * finite tmax, an exact fix-up, a hit). Elsewhere the other axes' cells
+ * are placed from the estimate instead (`sv` below): the estimate
+ * num * fl(1/d) lies within 3 ulp of the quotient fl(num/d), which moves
+ * o + s*d by at most 3 * 2^-53 |s*d|, far inside the acceptance margin
+ * (|x4| + 4 |s*d|) * 2^-46 of the position test; a position accepted from
+ * the estimate is therefore the cell the exact quotient gives, and any
+ * other lane is settled by wk__voxel_exact_advance with the exact
+ * quotient, as in the reference.
+ * The lanes hold 4 o, 4 d and 1/(4 d) (scalings by powers of two, exact):
+ * 4 num = P - 4 o, its estimate (4 num) (1/(4 d)) and quotient
+ * (4 num) / (4 d) are the reference's num * (1/d) and num / d bit for bit,
+ * and x4 = 4 o + s (4 d) is its (o + s d) 4.
+ * The margin itself is a per-ray constant no smaller than the reference's
+ * (a larger margin only accepts fewer positions): an accepted x4 lies in
+ * the node, so |x4| <= B = max |LO|, |HI| + 128 cells, and
+ * 4 |s*d| <= |x4| + 4 |o|, so (|x4| + 4 |s*d|) <= 2 B + 4 max |o_a|; the
+ * product is taken with a 1 + 1e-7 factor over its own rounding.
+ * The reference's check that an accepted cell is not behind q is left out:
+ * the position test alone proves the cell (the state after the event is
+ * decided by the plane quotients around x4, wherever q was). */
+#define WK_UNUSED __attribute__((unused))
+
+/* A step's state between its three parts (see raycast_avx512). */
+typedef struct step_state {
+    __mmask8 act, done, hits, live;
+    __m512i N;
+} step_state;
+
+/* Step, part 1: lanes leaving the bounds, chunk lookups. */
+static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
-    const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
                   onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
-    const __m512i off_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, occ));
-    const __m512i off_groups = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups));
-    const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
-    const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    const __m512i off_brick = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, brick));
-    _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L];
-    _Alignas(64) double tks[L], tlen[L], tlim[L], to[3][L], td[3][L], tes[L];
-    _Alignas(64) uint64_t tchunk[L];
-    while (act) {
-        __m512i *q = p.q;
-        __mmask8 done = 0, hits = 0;
-        /* leaving the bounds: a miss */
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    __m512i *q = p->q;
+    __mmask8 done = 0, act = s->act, live = act;
+    __mmask8 changed = act & p->chg;
+    if (changed) {
+        /* leaving the bounds: a miss. The bounds are whole chunks, so only a
+         * lane that entered another chunk can have left them. */
         __mmask8 out = 0;
         for (int a = 0; a < 3; a++)
             out |= _mm512_cmplt_epi64_mask(q[a], LO[a]) | _mm512_cmpge_epi64_mask(q[a], HI[a]);
-        out &= act;
+        out &= changed;
         done |= out;
-        __mmask8 live = act & (__mmask8)~out;
+        live &= (__mmask8)~out;
+        changed &= (__mmask8)~out;
+    }
+    if (changed) {
         /* chunk lookups where a lane entered another chunk */
         __m512i c3[3] = {_mm512_srai_epi64(q[0], 6), _mm512_srai_epi64(q[1], 6), _mm512_srai_epi64(q[2], 6)};
-        __mmask8 changed = live & (_mm512_cmpneq_epi64_mask(c3[0], p.cc[0]) |
-                                   _mm512_cmpneq_epi64_mask(c3[1], p.cc[1]) |
-                                   _mm512_cmpneq_epi64_mask(c3[2], p.cc[2]));
-        if (changed) {
-            for (int a = 0; a < 3; a++) p.cc[a] = _mm512_mask_mov_epi64(p.cc[a], changed, c3[a]);
-            if (w->dir) {
-                /* the directory: one gather (lanes are inside the bounds) */
-                __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
-                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
-                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-                p.chunk = _mm512_mask_i64gather_epi64(p.chunk, changed, i, (const void *)w->dir, 8);
-                /* and the chunk's nonempty-group mask (0 without a chunk) */
-                __mmask8 got = changed & _mm512_cmpneq_epi64_mask(p.chunk, zero);
-                p.groups = _mm512_mask_mov_epi64(p.groups, changed, zero);
-                p.groups = _mm512_mask_i64gather_epi64(p.groups, got, _mm512_add_epi64(p.chunk, off_groups),
-                                                       (void *)0, 1);
-            } else {
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
-                for (unsigned m = changed; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    p.chunk = _mm512_mask_set1_epi64(p.chunk, (__mmask8)(1u << l), (int64_t)(uintptr_t)c);
-                    p.groups = _mm512_mask_set1_epi64(p.groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
+        if (w->dir) {
+            /* the directory (lanes are inside the bounds) */
+            __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
+            i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
+            i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
+            /* entry i: the chunk address (with the empty-pair bit in bit 0, kept in
+             * p->chunk: chunk addresses are 8-aligned) and the groups mask, side by side */
+            __m512i i2 = _mm512_slli_epi64(i, 1);
+            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i2, (const void *)w->dir, 8);
+            p->groups = _mm512_mask_i64gather_epi64(p->groups, changed, i2, (const void *)&w->dir->groups, 8);
+            __m512i c = _mm512_andnot_si512(one, e);
+            __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
+            c = _mm512_maskz_add_epi64(got, c, off_occv);
+            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, _mm512_or_si512(c, _mm512_and_si512(e, one)));
+        } else {
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
+            for (unsigned m = changed; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l),
+                                                 c ? (int64_t)(uintptr_t)c + off_occ : 0);
+                p->groups = _mm512_mask_set1_epi64(p->groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
+            }
+        }
+    }
+    s->done = done;
+    s->live = live;
+}
+
+/* Step, part 2: the node around each cell (its size N), hits (written out). */
+static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    __m512i *q = p->q;
+    __mmask8 done = s->done, hits = 0, live = s->live;
+    const __m512i chunk = p->chunk;
+    /* an absent or empty chunk: a node of 64^3 cells */
+    __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p->groups, zero);
+    /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
+    __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
+    g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
+    g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
+    __m512i g8 = _mm512_slli_epi64(g, 3);
+    __m512i gaddr = _mm512_add_epi64(chunk, g8);
+    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
+    __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
+    __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
+    bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
+    bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
+    __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
+    /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
+    __mmask8 gnear = _mm512_test_epi64_mask(p->groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+    __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
+    /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
+    __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
+                                      _mm512_set1_epi64(128));
+    N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
+    N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
+    N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
+    N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
+    N = _mm512_mask_mov_epi64(N, occbit, one);
+    if (occbit) {
+        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
+        __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
+        hits = occbit & (__mmask8)~isbrick;
+        __m512i sub = _mm512_set1_epi64(-1);
+        if (isbrick) {
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
+            _mm512_store_si512((void *)tchunk, chunk);
+            for (unsigned m = isbrick; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
+                uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                if ((mk >> s) & 1) {
+                    sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
+                    hits |= (__mmask8)(1u << l);
                 }
             }
         }
-        const __m512i chunk = p.chunk;
-        /* an absent or empty chunk: a node of 64^3 cells */
-        __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p.groups, zero);
-        __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
-        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 4), three), 2));
-        g = _mm512_or_si512(g, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 4), three), 4));
-        __m512i g8 = _mm512_slli_epi64(g, 3);
-        __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, _mm512_add_epi64(_mm512_add_epi64(chunk, off_occ), g8),
-                                                  (void *)0, 1);
-        __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
-        __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
-        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[1], 2), three), 2));
-        bb = _mm512_or_si512(bb, _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(q[2], 2), three), 4));
-        __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
-        /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-        const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-        __mmask8 gnear = _mm512_test_epi64_mask(p.groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
-        __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
-        __m512i N = _mm512_set1_epi64(64);
-        N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
-        N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
-        N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
-        N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
-        N = _mm512_mask_mov_epi64(N, occbit, one);
-        if (occbit) {
-            __m512i brick = _mm512_mask_i64gather_epi64(
-                zero, occbit, _mm512_add_epi64(_mm512_add_epi64(chunk, off_brick), g8), (void *)0, 1);
-            __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
-            hits = occbit & (__mmask8)~isbrick;
-            _Alignas(64) int64_t tsub[L];
-            _mm512_store_si512((void *)tsub, _mm512_set1_epi64(-1));
-            if (isbrick) {
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], q[a]);
-                _mm512_store_si512((void *)tchunk, chunk);
-                for (unsigned m = isbrick; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
-                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
-                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                    if ((mk >> sub) & 1) {
-                        tsub[l] = sub;
-                        hits |= (__mmask8)(1u << l);
-                    }
+        if (hits) {
+            /* s of the last event: the entered plane's quotient, as the walk divided it
+             * (face 6: the start, s = 0); t = s * len + 0.0, counted when t <= tmax */
+            __m512i fa = _mm512_srli_epi64(p->face, 1), fb = _mm512_and_si512(p->face, one);
+            __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
+            __mmask8 f6 = _mm512_cmpeq_epi64_mask(p->face, _mm512_set1_epi64(6));
+            __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
+            __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->o4[0], f1, p->o4[1]), f2, p->o4[2]);
+            __m512d ds = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->d4[0], f1, p->d4[1]), f2, p->d4[2]);
+            /* 4 num / (4 d): the same quotient as num / d */
+            __m512d num = _mm512_sub_pd(_mm512_cvtepi64_pd(_mm512_add_epi64(qs, fb)), os);
+            __m512d ks = _mm512_maskz_div_pd(hits & (__mmask8)~f6, num, ds);
+            __m512d t = _mm512_add_pd(_mm512_mul_pd(ks, p->len), zd);
+            __mmask8 in = hits & _mm512_cmp_pd_mask(t, p->limit, _CMP_LE_OQ);
+            _mm512_store_pd(tt, t);
+            for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
+            _mm512_store_si512((void *)tface, p->face);
+            _mm512_store_si512((void *)tsub, sub);
+            _mm512_store_si512((void *)tidx, p->idx);
+            for (unsigned m = hits; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                size_t i = (size_t)tidx[l];
+                if (!((in >> l) & 1)) {
+                    wk__voxel_write_miss(h, i);
+                    continue;
                 }
+                h->t[i] = (float)tt[l];
+                h->x[i] = (int32_t)tq[0][l];
+                h->y[i] = (int32_t)tq[1][l];
+                h->z[i] = (int32_t)tq[2][l];
+                h->sub[i] = (int8_t)tsub[l];
+                h->face[i] = (int8_t)tface[l];
             }
-            if (hits) {
-                /* t = ks * len + 0.0, counted when t <= tmax (as the reference) */
-                __m512d t = _mm512_add_pd(_mm512_mul_pd(p.ks, p.len), zd);
-                __mmask8 in = hits & _mm512_cmp_pd_mask(t, p.limit, _CMP_LE_OQ);
-                _Alignas(64) double tt[L];
-                _mm512_store_pd(tt, t);
-                for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tq[a], _mm512_srai_epi64(q[a], 2));
-                _mm512_store_si512((void *)tface, p.face);
-                for (unsigned m = hits; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    size_t i = p.idx[l];
-                    if (!((in >> l) & 1)) {
-                        wk__voxel_write_miss(h, i);
-                        continue;
-                    }
-                    h->t[i] = (float)tt[l];
-                    h->x[i] = (int32_t)tq[0][l];
-                    h->y[i] = (int32_t)tq[1][l];
-                    h->z[i] = (int32_t)tq[2][l];
-                    h->sub[i] = (int8_t)tsub[l];
-                    h->face[i] = (int8_t)tface[l];
-                }
-            }
-            done |= hits;
-            live &= (__mmask8)~hits;
         }
-        if (live) {
-            /* the exit plane: estimates, then exact quotients near ties */
-            const __m512i Nm1 = _mm512_sub_epi64(N, one);
-            __m512d *o = p.o, *d = p.d;
-            __m512i base[3], P[3];
-            __m512d num[3], est[3];
-            __mmask8 pos[3], mov[3];
-            __m512d best = inf;
-            __m512i ea = _mm512_set1_epi64(-1);
-            for (int a = 0; a < 3; a++) {
-                pos[a] = _mm512_cmp_pd_mask(d[a], zd, _CMP_GT_OQ);
-                mov[a] = pos[a] | _mm512_cmp_pd_mask(d[a], zd, _CMP_LT_OQ);
-                base[a] = _mm512_andnot_si512(Nm1, q[a]);
-                P[a] = _mm512_mask_add_epi64(base[a], pos[a], base[a], N);
-                num[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), quarter), o[a]);
-                est[a] = _mm512_mul_pd(num[a], p.inv[a]);
-                __mmask8 take = live & mov[a] &
-                                (_mm512_cmplt_epi64_mask(ea, zero) | _mm512_cmp_pd_mask(est[a], best, _CMP_LT_OQ));
-                best = _mm512_mask_mov_pd(best, take, est[a]);
-                ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
-            }
-            __mmask8 none = live & _mm512_cmplt_epi64_mask(ea, zero);
-            done |= none;
-            live &= (__mmask8)~none;
-            __mmask8 is[3];
-            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
+        done |= hits;
+        live &= (__mmask8)~hits;
+    }
+    s->done = done;
+    s->hits = hits;
+    s->live = live;
+    s->N = N;
+}
+
+/* Step, part 3: leaving the node; misses written out; returns the lanes that finished. */
+static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_state *s, const struct wk_voxel_world *w,
+                                                      const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
+    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
+    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
+    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
+                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
+    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
+    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
+                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
+    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
+    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
+    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    __m512i *q = p->q;
+    __mmask8 done = s->done, hits = s->hits, live = s->live;
+    __m512i N = s->N;
+    if (live) {
+        /* the exit plane by estimate */
+        const __m512i Nm1 = _mm512_sub_epi64(N, one);
+        __m512d *o = p->o4, *d = p->d4; /* scaled by 4: num below is 4 num, its quotients and estimates the same */
+        __m512i base[3], P[3];
+        __m512d num[3], est[3];
+        for (int a = 0; a < 3; a++) {
+            base[a] = _mm512_andnot_si512(Nm1, q[a]);
+            P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], N);
+            num[a] = _mm512_sub_pd(_mm512_cvtepi64_pd(P[a]), o[a]);
+            est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv4[a]);
+        }
+        /* the first smallest estimate (est of a still axis: +inf) */
+        __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
+        __m512d best = _mm512_mask_mov_pd(est[0], t1, est[1]);
+        __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best, _CMP_LT_OQ);
+        best = _mm512_mask_mov_pd(best, t2, est[2]);
+        __mmask8 is[3];
+        is[2] = t2;
+        is[1] = t1 & (__mmask8)~t2;
+        is[0] = (__mmask8)~(t1 | t2);
+        __mmask8 none = live & _mm512_cmp_pd_mask(best, inf, _CMP_EQ_OQ);
+        done |= none;
+        live &= (__mmask8)~none;
+        /* near-ties: another axis's estimate within the margin; the reference's exact comparisons */
+        __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
+        __mmask8 l0 = _mm512_mask_cmp_pd_mask(live, est[0], nearv, _CMP_LE_OQ);
+        __mmask8 l1 = _mm512_mask_cmp_pd_mask(live, est[1], nearv, _CMP_LE_OQ);
+        __mmask8 l2 = _mm512_mask_cmp_pd_mask(live, est[2], nearv, _CMP_LE_OQ);
+        __mmask8 tie = (l0 & l1) | (l0 & l2) | (l1 & l2);
+        __m512d sv = best; /* the s the other axes are placed at */
+        __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
+        if (tie) {
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
             __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
             __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
-            __m512d es = _mm512_maskz_div_pd(live, nsel, _mm512_mask_mov_pd(onev, live, dsel));
-            __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
+            __m512d es = _mm512_mask_div_pd(best, tie, nsel, dsel);
             for (int a = 0; a < 3; a++) {
-                __mmask8 m = live & mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)) &
+                __m512i av = _mm512_set1_epi64(a);
+                __mmask8 m = tie & p->mov[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, av) &
                              _mm512_cmp_pd_mask(est[a], nearv, _CMP_LE_OQ);
                 if (!m) continue;
                 __m512d s2 = _mm512_mask_div_pd(es, m, num[a], d[a]);
                 /* key (es, ea) <= (s, a)? */
                 __mmask8 le = _mm512_cmp_pd_mask(es, s2, _CMP_LT_OQ) |
-                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, _mm512_set1_epi64(a)));
+                              (_mm512_cmp_pd_mask(es, s2, _CMP_EQ_OQ) & _mm512_cmple_epi64_mask(ea, av));
                 __mmask8 upd = m & (__mmask8)~le;
                 es = _mm512_mask_mov_pd(es, upd, s2);
-                ea = _mm512_mask_mov_epi64(ea, upd, _mm512_set1_epi64(a));
+                ea = _mm512_mask_mov_epi64(ea, upd, av);
             }
-            __mmask8 over = live & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
+            for (int a = 0; a < 3; a++)
+                is[a] = (is[a] & (__mmask8)~tie) | (tie & _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)));
+            sv = _mm512_mask_mov_pd(sv, tie, es);
+            exact = tie;
+        }
+        /* a finite tmax: the event must lie within it (exact quotient) */
+        __mmask8 fl = live & p->fin;
+        if (fl) {
+            __mmask8 need = fl & (__mmask8)~exact;
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            sv = _mm512_mask_div_pd(sv, need, nsel, dsel);
+            exact |= need;
+            __mmask8 over = fl & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(sv, p->len), p->limit, _CMP_LE_OQ);
             done |= over;
             live &= (__mmask8)~over;
-            for (int a = 0; a < 3; a++) is[a] = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a));
-            /* the other axes: from the position, exact fix-up near a plane */
-            __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
-            __mmask8 fix[3] = {0, 0, 0};
-            __m512i qold[3] = {q[0], q[1], q[2]};
-            if (big) {
-                for (int b2 = 0; b2 < 3; b2++) {
-                    __mmask8 m = big & mov[b2] & (__mmask8)~is[b2];
-                    if (!m) continue;
-                    __m512d sd = _mm512_mul_pd(es, d[b2]);
-                    __m512d x4 = _mm512_mul_pd(_mm512_add_pd(o[b2], sd), four);
-                    __m512d lo = _mm512_cvtepi64_pd(base[b2]), hi = _mm512_cvtepi64_pd(_mm512_add_epi64(base[b2], N));
-                    __mmask8 inr = _mm512_cmp_pd_mask(x4, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(x4, hi, _CMP_LT_OQ);
-                    __m512d fl = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-                    __m512i c = _mm512_maskz_cvttpd_epi64(inr & m, fl);
-                    __m512d frac = _mm512_sub_pd(x4, _mm512_cvtepi64_pd(c));
-                    __m512d ax4 = _mm512_abs_pd(x4), asd = _mm512_abs_pd(sd);
-                    __m512d eps = _mm512_mul_pd(_mm512_add_pd(ax4, _mm512_mul_pd(four, asd)), margin);
-                    __mmask8 ok = inr & m & _mm512_cmp_pd_mask(frac, eps, _CMP_GT_OQ) &
-                                  _mm512_cmp_pd_mask(frac, _mm512_sub_pd(onev, eps), _CMP_LT_OQ);
-                    __mmask8 mono = (pos[b2] & _mm512_cmpge_epi64_mask(c, q[b2])) |
-                                    ((__mmask8)~pos[b2] & _mm512_cmple_epi64_mask(c, q[b2]));
-                    ok &= mono;
-                    q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
-                    fix[b2] = m & (__mmask8)~ok;
-                }
-            }
-            if (fix[0] | fix[1] | fix[2]) {
-                _mm512_store_pd(tes, es);
-                _mm512_store_si512((void *)tea, ea);
-                _mm512_store_si512((void *)tN, N);
-                for (int b2 = 0; b2 < 3; b2++) {
-                    if (!fix[b2]) continue;
-                    _mm512_store_si512((void *)tbase[b2], base[b2]);
-                    _mm512_store_si512((void *)tq[b2], qold[b2]);
-                    _mm512_store_pd(to[b2], o[b2]);
-                    _mm512_store_pd(td[b2], d[b2]);
-                    for (unsigned m = fix[b2]; m; m &= m - 1) {
-                        int l = __builtin_ctz(m);
-                        int step = td[b2][l] > 0 ? 1 : -1;
-                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
-                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
-                                                             (int)tea[l], lim);
-                        q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
-                    }
-                }
-            }
-            /* the exit axis steps out of the node */
-            for (int a = 0; a < 3; a++) {
-                __m512i nq = _mm512_mask_sub_epi64(P[a], (__mmask8)~pos[a], P[a], one);
-                q[a] = _mm512_mask_mov_epi64(q[a], live & is[a], nq);
-                __m512i f = _mm512_mask_add_epi64(_mm512_set1_epi64(2 * a), (__mmask8)~pos[a],
-                                                  _mm512_set1_epi64(2 * a), one);
-                p.face = _mm512_mask_mov_epi64(p.face, live & is[a], f);
-            }
-            p.ks = _mm512_mask_mov_pd(p.ks, live, es);
         }
-        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
-        act &= (__mmask8)~done;
-        for (unsigned m = done; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (refill(&p, l, w, r, h, &next, end)) act |= (__mmask8)(1u << l);
+        /* the other axes: from the position, exact fix-up near a plane */
+        __mmask8 big = live & _mm512_cmpgt_epi64_mask(N, one);
+        __mmask8 fix[3] = {0, 0, 0};
+        __m512i qold[3] = {q[0], q[1], q[2]};
+        if (big) {
+            for (int b2 = 0; b2 < 3; b2++) {
+                __mmask8 m = big & p->mov[b2] & (__mmask8)~is[b2];
+                __m512d x4 = _mm512_add_pd(o[b2], _mm512_mul_pd(sv, d[b2])); /* = (o + sv d) 4, exactly */
+                __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+                __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
+                __m512d frac = _mm512_sub_pd(x4, fl4);
+                __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, p->eps, _CMP_GT_OQ) &
+                              _mm512_cmp_pd_mask(frac, p->eps1, _CMP_LT_OQ);
+                /* within the node (base <= c < base + N); the reference's "not behind q"
+                 * follows from the position test (the cell q held at the last event) */
+                ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
+                q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
+                fix[b2] = m & (__mmask8)~ok;
+            }
+        }
+        if (fix[0] | fix[1] | fix[2]) {
+            /* the exact quotient of the exit plane, as the reference divides it */
+            __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
+            __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
+            __m512d es = _mm512_mask_div_pd(sv, (__mmask8)((fix[0] | fix[1] | fix[2]) & ~exact), nsel, dsel);
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+            _mm512_store_pd(tes, es);
+            _mm512_store_si512((void *)tea, ea);
+            _mm512_store_si512((void *)tN, N);
+            for (int b2 = 0; b2 < 3; b2++) {
+                if (!fix[b2]) continue;
+                _mm512_store_si512((void *)tbase[b2], base[b2]);
+                _mm512_store_si512((void *)tq[b2], qold[b2]);
+                _mm512_store_pd(to[b2], _mm512_mul_pd(o[b2], quarter));
+                _mm512_store_pd(td[b2], _mm512_mul_pd(d[b2], quarter));
+                for (unsigned m = fix[b2]; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    int step = td[b2][l] > 0 ? 1 : -1;
+                    int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                    int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                         (int)tea[l], lim);
+                    q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);
+                }
+            }
+        }
+        /* the exit axis steps out of the node */
+        for (int a = 0; a < 3; a++) {
+            __mmask8 m = live & is[a];
+            q[a] = _mm512_mask_add_epi64(q[a], m, P[a], p->back[a]);
+            p->face = _mm512_mask_mov_epi64(p->face, m, p->fcode[a]);
+        }
+        /* entered another chunk: a 64-cell boundary crossed on some axis */
+        __m512i x = _mm512_xor_si512(q[0], qold[0]);
+        x = _mm512_ternarylogic_epi64(q[1], qold[1], x, 0xBE); /* (A ^ B) | C */
+        x = _mm512_ternarylogic_epi64(q[2], qold[2], x, 0xBE);
+        p->chg = live & _mm512_test_epi64_mask(x, _mm512_set1_epi64(~(int64_t)63));
+    }
+    if (done & (__mmask8)~hits) {
+        _mm512_store_si512((void *)tidx, p->idx);
+        for (unsigned m = done & (__mmask8)~hits; m; m &= m - 1) wk__voxel_write_miss(h, (size_t)tidx[__builtin_ctz(m)]);
+    }
+    return done;
+}
+
+
+#ifndef NPK
+#define NPK 3
+#endif
+
+static void packet_clear(lanes *p) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p->o4[a] = p->d4[a] = p->inv4[a] = zd;
+        p->q[a] = p->back[a] = p->fcode[a] = zero;
+        p->pos[a] = p->mov[a] = 0;
+    }
+    p->fin = p->chg = 0;
+    p->len = p->limit = p->eps = p->eps1 = zd;
+    p->face = p->chunk = p->groups = p->idx = zero;
+}
+
+/* NPK packets walk in turn, part by part: their steps are independent,
+ * so the core overlaps one's latencies (gathers, conversions, compares)
+ * with the others' work. A finished lane is refilled from the queue at
+ * once. */
+static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                           size_t end) {
+    rayq rq;
+    memset(&rq, 0, sizeof rq);
+    rq.next = begin;
+    rq.end = end;
+    double bmax = 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = fabs((double)w->lo[a] * 64.0), hi = fabs(((double)w->hi[a] + 1.0) * 64.0);
+        bmax = lo > bmax ? lo : bmax;
+        bmax = hi > bmax ? hi : bmax;
+    }
+    rq.b2 = 2.0 * (bmax + 128.0);
+    lanes pk[NPK];
+    __mmask8 act[NPK];
+    for (int k = 0; k < NPK; k++) {
+        packet_clear(&pk[k]);
+        act[k] = fill(&pk[k], 0xFF, &rq, w, r, h);
+    }
+    for (;;) {
+        /* the packets' steps part by part, so that one packet's loads
+         * (gathers) are in flight while the other's wait or compute */
+        step_state st[NPK];
+        __mmask8 any = 0;
+        for (int k = 0; k < NPK; k++) {
+            st[k].act = act[k];
+            any |= act[k];
+        }
+        if (!any) break;
+        for (int k = 0; k < NPK; k++)
+            if (act[k]) step_chunk(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK; k++)
+            if (act[k]) step_cell(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK; k++) {
+            if (!act[k]) continue;
+            __mmask8 done = step_exit(&pk[k], &st[k], w, h);
+            if (done) act[k] = (__mmask8)((act[k] & ~done) | fill(&pk[k], done, &rq, w, r, h));
         }
     }
-    (void)tlen;
-    (void)tlim;
-    (void)tks;
 }
 
 const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
-
 #elif defined(WK_SIMD_AVX2)
 #include <immintrin.h>
 
@@ -346,8 +754,10 @@ const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
 enum { L = 4 };
 
 typedef struct lanes {
-    __m256d o[3], d[3], inv[3], len, limit, ks;
-    __m256i q[3], face, cc[3], chunk, groups;
+    __m256d o[3], d[3], inv[3], len, limit; /* no s: recomputed at a hit from the cell and the face */
+    __m256d eps, eps1; /* the position test's margin for the ray (as AVX-512), 1 - eps */
+    __m256i q[3], face, chunk, groups;
+    unsigned chg; /* lanes that entered another chunk (or a new ray) */
     size_t idx[L];
 } lanes;
 
@@ -389,7 +799,7 @@ static inline unsigned ne64(__m256i a, __m256i b) { return ~eq64(a, b) & 15u; }
 
 static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
                                                         const wk_rays *r, const wk_hits *h, size_t *next,
-                                                        size_t end) {
+                                                        size_t end, double b2) {
     while (*next < end) {
         size_t i = (*next)++;
         wk__vray ray;
@@ -404,11 +814,18 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
             p->d[a] = sel_d(m, _mm256_set1_pd(ray.d[a]), p->d[a]);
             p->inv[a] = sel_d(m, _mm256_set1_pd(st.inv[a]), p->inv[a]);
             p->q[a] = sel_i(m, _mm256_set1_epi64x(st.q[a]), p->q[a]);
-            p->cc[a] = sel_i(m, _mm256_set1_epi64x(INT64_MAX), p->cc[a]);
         }
         p->limit = sel_d(m, _mm256_set1_pd(ray.limit), p->limit);
+        {
+            /* (2 B + 4 max |o_a|) 2^-46 (1 + 1e-7): see the AVX-512 section */
+            double ao = fabs(ray.o[0]) > fabs(ray.o[1]) ? fabs(ray.o[0]) : fabs(ray.o[1]);
+            ao = fabs(ray.o[2]) > ao ? fabs(ray.o[2]) : ao;
+            double eps = (b2 + ao * 4.0) * (WK__VOXEL_REL_MARGIN * 1.0000001);
+            p->eps = sel_d(m, _mm256_set1_pd(eps), p->eps);
+            p->eps1 = sel_d(m, _mm256_set1_pd(1.0 - eps), p->eps1);
+        }
+        p->chg |= m;
         p->len = sel_d(m, _mm256_set1_pd(st.len), p->len);
-        p->ks = sel_d(m, _mm256_set1_pd(st.ks), p->ks);
         p->face = sel_i(m, _mm256_set1_epi64x(st.face), p->face);
         p->chunk = sel_i(m, _mm256_setzero_si256(), p->chunk);
         p->groups = sel_i(m, _mm256_setzero_si256(), p->groups);
@@ -418,171 +835,249 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     return 0;
 }
 
-static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
-                         size_t end) {
-    lanes p;
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256d zd = _mm256_setzero_pd();
-    for (int a = 0; a < 3; a++) {
-        p.o[a] = p.d[a] = p.inv[a] = zd;
-        p.q[a] = p.cc[a] = zero;
-    }
-    p.len = p.limit = p.ks = zd;
-    p.face = p.chunk = p.groups = zero;
-    memset(p.idx, 0, sizeof p.idx);
-    size_t next = begin;
-    unsigned act = 0;
-    for (int l = 0; l < L; l++)
-        if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
-    if (!act) return;
-    __m256i LO[3], HI[3], dlo[3];
+#define WK_UNUSED2 __attribute__((unused))
+
+/* A step's state between its three parts (see raycast_avx2). */
+typedef struct step2 {
+    unsigned act, done, hits, live;
+    __m256i N;
+} step2;
+
+/* Step, part 1: lanes leaving the bounds, chunk lookups. */
+static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
     for (int a = 0; a < 3; a++) {
         LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
         HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
         dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
     }
-    const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
-    const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
-    const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
-                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN),
-                  absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
-    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    const __m256i off_groups = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, groups));
-    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
-    _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
-    _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
-    _Alignas(32) uint64_t tchunk[L];
-    while (act) {
-        __m256i *q = p.q;
-        unsigned done = 0, hits = 0, out = 0;
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = 0, act = s->act, live = act, changed = act & p->chg;
+    if (changed) {
+        /* leaving the bounds (whole chunks): only a lane that entered another chunk */
+        unsigned out = 0;
         for (int a = 0; a < 3; a++) out |= lt64(q[a], LO[a]) | ge64(q[a], HI[a]);
-        out &= act;
+        out &= changed;
         done |= out;
-        unsigned live = act & ~out;
+        live &= ~out;
+        changed &= ~out;
+    }
+    if (changed) {
         __m256i c3[3] = {srai(q[0], 6), srai(q[1], 6), srai(q[2], 6)};
-        unsigned changed = live & (ne64(c3[0], p.cc[0]) | ne64(c3[1], p.cc[1]) | ne64(c3[2], p.cc[2]));
-        if (changed) {
-            for (int a = 0; a < 3; a++) p.cc[a] = sel_i(changed, c3[a], p.cc[a]);
-            if (w->dir) {
-                /* indices below 2^22 (the directory's size): 32-bit products suffice */
-                __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
-                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
-                i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
-                p.chunk = _mm256_mask_i64gather_epi64(p.chunk, (const long long *)(const void *)w->dir, i,
-                                                      vmask(changed), 8);
-                unsigned got = changed & ne64(p.chunk, zero);
-                p.groups = sel_i(changed, zero, p.groups);
-                p.groups = _mm256_mask_i64gather_epi64(p.groups, (const long long *)0,
-                                                       _mm256_add_epi64(p.chunk, off_groups), vmask(got), 1);
-            } else {
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
-                for (unsigned m = changed; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    p.chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p.chunk);
-                    p.groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p.groups);
+        if (w->dir) {
+            /* indices below 2^22 (the directory's size): 32-bit products suffice */
+            __m256i i = _mm256_sub_epi64(c3[2], dlo[2]);
+            i = _mm256_add_epi64(_mm256_mul_epu32(i, dn1), _mm256_sub_epi64(c3[1], dlo[1]));
+            i = _mm256_add_epi64(_mm256_mul_epu32(i, dn0), _mm256_sub_epi64(c3[0], dlo[0]));
+            /* the entry: the chunk's address with the empty-pair bit in bit 0 (kept),
+             * and the chunk's groups mask next to it */
+            __m256i i2 = _mm256_slli_epi64(i, 1);
+            p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)w->dir, i2,
+                                                  vmask(changed), 8);
+            p->groups = _mm256_mask_i64gather_epi64(p->groups, (const long long *)(const void *)&w->dir->groups, i2,
+                                                   vmask(changed), 8);
+        } else {
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tc[a], c3[a]);
+            for (unsigned m = changed; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                p->chunk = sel_i(1u << l, _mm256_set1_epi64x((int64_t)(uintptr_t)c), p->chunk);
+                p->groups = sel_i(1u << l, _mm256_set1_epi64x(c ? (int64_t)c->groups : 0), p->groups);
+            }
+        }
+    }
+    s->done = done;
+    s->live = live;
+}
+
+/* Step, part 2: the node around each cell (its size N), hits (written out). */
+static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = s->done, hits = 0, live = s->live;
+    const __m256i chunk = p->chunk;
+    unsigned hasg = live & ne64(p->groups, zero); /* an absent or empty chunk: 64^3 cells */
+    __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
+    g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
+    g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
+    __m256i g8 = _mm256_slli_epi64(g, 3);
+    __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                              _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
+                                              vmask(hasg), 1);
+    unsigned hasocc = hasg & ne64(occ, zero);
+    __m256i bb = _mm256_and_si256(_mm256_srli_epi64(q[0], 2), three);
+    bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
+    bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
+    unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
+    const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
+    unsigned gnear = ne64(_mm256_and_si256(p->groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
+    unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
+    /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
+    __m256i N = _mm256_add_epi64(_mm256_set1_epi64x(64), _mm256_slli_epi64(_mm256_and_si256(chunk, one), 6));
+    N = sel_i(hasg, _mm256_set1_epi64x(32), N);
+    N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
+    N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
+    N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
+    N = sel_i(occbit, one, N);
+    if (occbit) {
+        __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
+                                                    _mm256_add_epi64(_mm256_add_epi64(chunk, off_brick), g8),
+                                                    vmask(occbit), 1);
+        unsigned isbrick = occbit & ne64(_mm256_and_si256(_mm256_srlv_epi64(brick, bb), one), zero);
+        hits = occbit & ~isbrick;
+        for (int l = 0; l < L; l++) tsub[l] = -1;
+        if (isbrick) {
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], q[a]);
+            _mm256_store_si256((__m256i *)(void *)tchunk, chunk);
+            for (unsigned m = isbrick; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
+                uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
+                int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+                int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                if ((mk >> sub) & 1) {
+                    tsub[l] = sub;
+                    hits |= 1u << l;
                 }
             }
         }
-        const __m256i chunk = p.chunk;
-        unsigned hasg = live & ne64(p.groups, zero); /* an absent or empty chunk: 64^3 cells */
-        __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
-        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
-        g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
-        __m256i g8 = _mm256_slli_epi64(g, 3);
-        __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
-                                                  _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
-                                                  vmask(hasg), 1);
-        unsigned hasocc = hasg & ne64(occ, zero);
-        __m256i bb = _mm256_and_si256(_mm256_srli_epi64(q[0], 2), three);
-        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 2), three), 2));
-        bb = _mm256_or_si256(bb, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 2), three), 4));
-        unsigned occbit = hasocc & ne64(_mm256_and_si256(_mm256_srlv_epi64(occ, bb), one), zero);
-        const __m256i pair = _mm256_set1_epi64x((int64_t)WK__VPAIR), sel2a = _mm256_set1_epi64x(0x2A);
-        unsigned gnear = ne64(_mm256_and_si256(p.groups, _mm256_sllv_epi64(pair, _mm256_and_si256(g, sel2a))), zero);
-        unsigned bnear = ne64(_mm256_and_si256(occ, _mm256_sllv_epi64(pair, _mm256_and_si256(bb, sel2a))), zero);
-        __m256i N = _mm256_set1_epi64x(64);
-        N = sel_i(hasg, _mm256_set1_epi64x(32), N);
-        N = sel_i(hasg & gnear, _mm256_set1_epi64x(16), N);
-        N = sel_i(hasocc, _mm256_set1_epi64x(8), N);
-        N = sel_i(hasocc & bnear, _mm256_set1_epi64x(4), N);
-        N = sel_i(occbit, one, N);
-        if (occbit) {
-            __m256i brick = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
-                                                        _mm256_add_epi64(_mm256_add_epi64(chunk, off_brick), g8),
-                                                        vmask(occbit), 1);
-            unsigned isbrick = occbit & ne64(_mm256_and_si256(_mm256_srlv_epi64(brick, bb), one), zero);
-            hits = occbit & ~isbrick;
-            for (int l = 0; l < L; l++) tsub[l] = -1;
-            if (isbrick) {
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], q[a]);
-                _mm256_store_si256((__m256i *)(void *)tchunk, chunk);
-                for (unsigned m = isbrick; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)tchunk[l];
-                    uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
-                    int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-                    int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                    uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
-                    int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
-                    if ((mk >> sub) & 1) {
-                        tsub[l] = sub;
-                        hits |= 1u << l;
-                    }
+        if (hits) {
+            /* s of the last event: the entered plane's quotient, as the walk divided it
+             * (face 6: the start, s = 0) */
+            __m256i fa = _mm256_srli_epi64(p->face, 1), fb = _mm256_and_si256(p->face, one);
+            unsigned f1 = eq64(fa, one), f2 = eq64(fa, _mm256_set1_epi64x(2));
+            unsigned f6 = eq64(p->face, _mm256_set1_epi64x(6));
+            __m256i qs = sel_i(f2, q[2], sel_i(f1, q[1], q[0]));
+            __m256d os = sel_d(f2, p->o[2], sel_d(f1, p->o[1], p->o[0]));
+            __m256d ds = sel_d(f2, p->d[2], sel_d(f1, p->d[1], p->d[0]));
+            __m256d num = _mm256_sub_pd(_mm256_mul_pd(i2d(_mm256_add_epi64(qs, fb)), quarter), os);
+            __m256d ks = sel_d(hits & ~f6, _mm256_div_pd(num, sel_d(hits & ~f6, ds, onev)), zd);
+            __m256d t = _mm256_add_pd(_mm256_mul_pd(ks, p->len), zd);
+            unsigned in = hits & CMPD(t, p->limit, _CMP_LE_OQ);
+            _mm256_store_pd(tt, t);
+            for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
+            _mm256_store_si256((__m256i *)(void *)tface, p->face);
+            for (unsigned m = hits; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                size_t i = p->idx[l];
+                if (!((in >> l) & 1)) {
+                    wk__voxel_write_miss(h, i);
+                    continue;
                 }
+                h->t[i] = (float)tt[l];
+                h->x[i] = (int32_t)tq[0][l];
+                h->y[i] = (int32_t)tq[1][l];
+                h->z[i] = (int32_t)tq[2][l];
+                h->sub[i] = (int8_t)tsub[l];
+                h->face[i] = (int8_t)tface[l];
             }
-            if (hits) {
-                __m256d t = _mm256_add_pd(_mm256_mul_pd(p.ks, p.len), zd);
-                unsigned in = hits & CMPD(t, p.limit, _CMP_LE_OQ);
-                _mm256_store_pd(tt, t);
-                for (int a = 0; a < 3; a++) _mm256_store_si256((__m256i *)(void *)tq[a], srai(q[a], 2));
-                _mm256_store_si256((__m256i *)(void *)tface, p.face);
-                for (unsigned m = hits; m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    size_t i = p.idx[l];
-                    if (!((in >> l) & 1)) {
-                        wk__voxel_write_miss(h, i);
-                        continue;
-                    }
-                    h->t[i] = (float)tt[l];
-                    h->x[i] = (int32_t)tq[0][l];
-                    h->y[i] = (int32_t)tq[1][l];
-                    h->z[i] = (int32_t)tq[2][l];
-                    h->sub[i] = (int8_t)tsub[l];
-                    h->face[i] = (int8_t)tface[l];
-                }
-            }
-            done |= hits;
-            live &= ~hits;
         }
-        if (live) {
-            const __m256i Nm1 = _mm256_sub_epi64(N, one);
-            __m256d *o = p.o, *d = p.d;
-            __m256i base[3], P[3];
-            __m256d num[3], est[3];
-            unsigned pos[3], mov[3];
-            __m256d best = inf;
-            __m256i ea = _mm256_set1_epi64x(-1);
-            for (int a = 0; a < 3; a++) {
-                pos[a] = CMPD(d[a], zd, _CMP_GT_OQ);
-                mov[a] = pos[a] | CMPD(d[a], zd, _CMP_LT_OQ);
-                base[a] = _mm256_andnot_si256(Nm1, q[a]);
-                P[a] = sel_i(pos[a], _mm256_add_epi64(base[a], N), base[a]);
-                num[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
-                est[a] = _mm256_mul_pd(num[a], p.inv[a]);
-                unsigned take = live & mov[a] & (lt64(ea, zero) | CMPD(est[a], best, _CMP_LT_OQ));
-                best = sel_d(take, est[a], best);
-                ea = sel_i(take, _mm256_set1_epi64x(a), ea);
-            }
-            unsigned none = live & lt64(ea, zero);
-            done |= none;
-            live &= ~none;
-            unsigned is[3];
-            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+        done |= hits;
+        live &= ~hits;
+    }
+    s->done = done;
+    s->hits = hits;
+    s->live = live;
+    s->N = N;
+}
+
+/* Step, part 3: leaving the node; misses written out; returns the lanes that finished. */
+static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s, const struct wk_voxel_world *w,
+                                                       const wk_hits *h) {
+    (void)w;
+    (void)h;
+    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
+    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
+    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    for (int a = 0; a < 3; a++) {
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
+    }
+    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
+    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
+    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    __m256i *q = p->q;
+    unsigned done = s->done, hits = s->hits, live = s->live;
+    const __m256i N = s->N;
+    if (live) {
+        const __m256i Nm1 = _mm256_sub_epi64(N, one);
+        __m256d *o = p->o, *d = p->d;
+        __m256i base[3], P[3];
+        __m256d num[3], est[3];
+        unsigned pos[3], mov[3];
+        __m256d best = inf;
+        __m256i ea = _mm256_set1_epi64x(-1);
+        for (int a = 0; a < 3; a++) {
+            pos[a] = CMPD(d[a], zd, _CMP_GT_OQ);
+            mov[a] = pos[a] | CMPD(d[a], zd, _CMP_LT_OQ);
+            base[a] = _mm256_andnot_si256(Nm1, q[a]);
+            P[a] = sel_i(pos[a], _mm256_add_epi64(base[a], N), base[a]);
+            num[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
+            est[a] = _mm256_mul_pd(num[a], p->inv[a]);
+            unsigned take = live & mov[a] & (lt64(ea, zero) | CMPD(est[a], best, _CMP_LT_OQ));
+            best = sel_d(take, est[a], best);
+            ea = sel_i(take, _mm256_set1_epi64x(a), ea);
+        }
+        unsigned none = live & lt64(ea, zero);
+        done |= none;
+        live &= ~none;
+        unsigned is[3];
+        for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+        /* the exact quotient only where it decides (see the AVX-512 section):
+         * near-ties, a finite tmax, fix-ups, hits */
+        __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
+        unsigned l0 = live & mov[0] & CMPD(est[0], nearv, _CMP_LE_OQ);
+        unsigned l1 = live & mov[1] & CMPD(est[1], nearv, _CMP_LE_OQ);
+        unsigned l2 = live & mov[2] & CMPD(est[2], nearv, _CMP_LE_OQ);
+        unsigned tie = (l0 & l1) | (l0 & l2) | (l1 & l2), exact = 0;
+        __m256d es = best;
+        if (tie) {
             __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
             __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
-            __m256d es = _mm256_div_pd(nsel, sel_d(live, dsel, onev));
-            __m256d nearv = _mm256_add_pd(best, _mm256_mul_pd(best, margin));
+            es = sel_d(tie, _mm256_div_pd(nsel, sel_d(tie, dsel, onev)), best);
+            exact = tie;
             for (int a = 0; a < 3; a++) {
                 __m256i av = _mm256_set1_epi64x(a);
                 unsigned m = live & mov[a] & ~eq64(ea, av) & CMPD(est[a], nearv, _CMP_LE_OQ);
@@ -594,66 +1089,133 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
                 es = sel_d(upd, s2, es);
                 ea = sel_i(upd, av, ea);
             }
-            unsigned over = live & ~CMPD(_mm256_mul_pd(es, p.len), p.limit, _CMP_LE_OQ);
+            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
+        }
+        unsigned fl = live & CMPD(p->limit, inf, _CMP_NEQ_UQ);
+        if (fl) {
+            unsigned need = fl & ~exact;
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
+            exact |= need;
+            unsigned over = fl & ~CMPD(_mm256_mul_pd(es, p->len), p->limit, _CMP_LE_OQ);
             done |= over;
             live &= ~over;
-            for (int a = 0; a < 3; a++) is[a] = eq64(ea, _mm256_set1_epi64x(a));
-            unsigned big = live & gt64(N, one);
-            unsigned fix[3] = {0, 0, 0};
-            __m256i qold[3] = {q[0], q[1], q[2]};
-            if (big) {
-                for (int b2 = 0; b2 < 3; b2++) {
-                    unsigned m = big & mov[b2] & ~is[b2];
-                    if (!m) continue;
-                    __m256d sd = _mm256_mul_pd(es, d[b2]);
-                    __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b2], sd), four);
-                    __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], N));
-                    unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
-                    __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
-                    __m256d frac = _mm256_sub_pd(x4, i2d(c));
-                    __m256d ax4 = _mm256_and_pd(x4, absmask), asd = _mm256_and_pd(sd, absmask);
-                    __m256d eps = _mm256_mul_pd(_mm256_add_pd(ax4, _mm256_mul_pd(four, asd)), margin);
-                    unsigned ok = inr & m & CMPD(frac, eps, _CMP_GT_OQ) &
-                                  CMPD(frac, _mm256_sub_pd(onev, eps), _CMP_LT_OQ);
-                    unsigned mono = (pos[b2] & ge64(c, q[b2])) | (~pos[b2] & le64(c, q[b2]));
-                    ok &= mono;
-                    q[b2] = sel_i(ok, c, q[b2]);
-                    fix[b2] = m & ~ok;
-                }
-            }
-            if (fix[0] | fix[1] | fix[2]) {
-                _mm256_store_pd(tes, es);
-                _mm256_store_si256((__m256i *)(void *)tea, ea);
-                _mm256_store_si256((__m256i *)(void *)tN, N);
-                for (int b2 = 0; b2 < 3; b2++) {
-                    if (!fix[b2]) continue;
-                    _mm256_store_si256((__m256i *)(void *)tbase[b2], base[b2]);
-                    _mm256_store_si256((__m256i *)(void *)tq[b2], qold[b2]);
-                    _mm256_store_pd(to[b2], o[b2]);
-                    _mm256_store_pd(td[b2], d[b2]);
-                    for (unsigned m = fix[b2]; m; m &= m - 1) {
-                        int l = __builtin_ctz(m);
-                        int step = td[b2][l] > 0 ? 1 : -1;
-                        int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
-                        int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
-                                                             (int)tea[l], lim);
-                        q[b2] = sel_i(1u << l, _mm256_set1_epi64x(nq), q[b2]);
-                    }
-                }
-            }
-            for (int a = 0; a < 3; a++) {
-                __m256i nq = sel_i(pos[a], P[a], _mm256_sub_epi64(P[a], one));
-                q[a] = sel_i(live & is[a], nq, q[a]);
-                __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
-                p.face = sel_i(live & is[a], f, p.face);
-            }
-            p.ks = sel_d(live, es, p.ks);
         }
-        for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p.idx[__builtin_ctz(m)]);
-        act &= ~done;
-        for (unsigned m = done; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (refill(&p, l, w, r, h, &next, end)) act |= 1u << l;
+        unsigned big = live & gt64(N, one);
+        unsigned fix[3] = {0, 0, 0};
+        __m256i qold[3] = {q[0], q[1], q[2]};
+        if (big) {
+            for (int b2 = 0; b2 < 3; b2++) {
+                unsigned m = big & mov[b2] & ~is[b2];
+                if (!m) continue;
+                __m256d sd = _mm256_mul_pd(es, d[b2]);
+                __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b2], sd), four);
+                __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], N));
+                unsigned inr = CMPD(x4, lo, _CMP_GE_OQ) & CMPD(x4, hi, _CMP_LT_OQ);
+                __m256i c = d2i(_mm256_floor_pd(x4)); /* exact where inr */
+                __m256d frac = _mm256_sub_pd(x4, i2d(c));
+                unsigned ok = inr & m & CMPD(frac, p->eps, _CMP_GT_OQ) & CMPD(frac, p->eps1, _CMP_LT_OQ);
+                q[b2] = sel_i(ok, c, q[b2]);
+                fix[b2] = m & ~ok;
+            }
+        }
+        if (fix[0] | fix[1] | fix[2]) {
+            unsigned need = (fix[0] | fix[1] | fix[2]) & ~exact;
+            __m256d nsel = sel_d(is[2], num[2], sel_d(is[1], num[1], num[0]));
+            __m256d dsel = sel_d(is[2], d[2], sel_d(is[1], d[1], d[0]));
+            es = sel_d(need, _mm256_div_pd(nsel, sel_d(need, dsel, onev)), es);
+            _mm256_store_pd(tes, es);
+            _mm256_store_si256((__m256i *)(void *)tea, ea);
+            _mm256_store_si256((__m256i *)(void *)tN, N);
+            for (int b2 = 0; b2 < 3; b2++) {
+                if (!fix[b2]) continue;
+                _mm256_store_si256((__m256i *)(void *)tbase[b2], base[b2]);
+                _mm256_store_si256((__m256i *)(void *)tq[b2], qold[b2]);
+                _mm256_store_pd(to[b2], o[b2]);
+                _mm256_store_pd(td[b2], d[b2]);
+                for (unsigned m = fix[b2]; m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    int step = td[b2][l] > 0 ? 1 : -1;
+                    int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                    int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
+                                                         (int)tea[l], lim);
+                    q[b2] = sel_i(1u << l, _mm256_set1_epi64x(nq), q[b2]);
+                }
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            __m256i nq = sel_i(pos[a], P[a], _mm256_sub_epi64(P[a], one));
+            q[a] = sel_i(live & is[a], nq, q[a]);
+            __m256i f = sel_i(pos[a], _mm256_set1_epi64x(2 * a), _mm256_set1_epi64x(2 * a + 1));
+            p->face = sel_i(live & is[a], f, p->face);
+        }
+        /* entered another chunk: a 64-cell boundary crossed on some axis */
+        __m256i x = _mm256_or_si256(_mm256_xor_si256(q[0], qold[0]),
+                                    _mm256_or_si256(_mm256_xor_si256(q[1], qold[1]), _mm256_xor_si256(q[2], qold[2])));
+        p->chg = live & ~eq64(_mm256_andnot_si256(_mm256_set1_epi64x(63), x), zero);
+    }
+    for (unsigned m = done & ~hits; m; m &= m - 1) wk__voxel_write_miss(h, p->idx[__builtin_ctz(m)]);
+    return done;
+}
+
+static void packet2_clear(lanes *p) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256d zd = _mm256_setzero_pd();
+    for (int a = 0; a < 3; a++) {
+        p->o[a] = p->d[a] = p->inv[a] = zd;
+        p->q[a] = zero;
+    }
+    p->len = p->limit = p->eps = p->eps1 = zd;
+    p->chg = 0;
+    p->face = p->chunk = p->groups = zero;
+    memset(p->idx, 0, sizeof p->idx);
+}
+
+#ifndef NPK2
+#define NPK2 2
+#endif
+
+/* NPK2 packets walk in turn, part by part (as AVX-512): one packet's
+ * gathers overlap the others' work. */
+static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h, size_t begin,
+                         size_t end) {
+    double bmax = 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = fabs((double)w->lo[a] * 64.0), hi = fabs(((double)w->hi[a] + 1.0) * 64.0);
+        bmax = lo > bmax ? lo : bmax;
+        bmax = hi > bmax ? hi : bmax;
+    }
+    const double b2 = 2.0 * (bmax + 128.0);
+    size_t next = begin;
+    lanes pk[NPK2];
+    unsigned act[NPK2];
+    for (int k = 0; k < NPK2; k++) {
+        packet2_clear(&pk[k]);
+        act[k] = 0;
+        for (int l = 0; l < L; l++)
+            if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
+    }
+    for (;;) {
+        step2 st[NPK2];
+        unsigned any = 0;
+        for (int k = 0; k < NPK2; k++) {
+            st[k].act = act[k];
+            any |= act[k];
+        }
+        if (!any) break;
+        for (int k = 0; k < NPK2; k++)
+            if (act[k]) s2_chunk(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK2; k++)
+            if (act[k]) s2_cell(&pk[k], &st[k], w, h);
+        for (int k = 0; k < NPK2; k++) {
+            if (!act[k]) continue;
+            unsigned done = s2_exit(&pk[k], &st[k], w, h);
+            act[k] &= ~done;
+            for (unsigned m = done; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
+            }
         }
     }
 }

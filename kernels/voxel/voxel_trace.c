@@ -6,9 +6,10 @@
  * ordered by the key (s, a). The state after any event K is, on each
  * axis, the cell reached by crossing exactly the planes whose key is <= K
  * (plane times are monotone along the direction of travel, so that is a
- * prefix). Empty nodes (a chunk of 64^3 cells, a group of 16^3, a block of
- * 4^3) are left in one jump: the first of their exit planes (key order) is
- * the event, and every other axis is brought to the state after it. That
+ * prefix). Empty nodes (an aligned 2^3 block of chunks, a chunk of 64^3
+ * cells, a group of 16^3, a block of 4^3, aligned pairs of groups and of
+ * blocks) are left in one jump: the first of their exit planes (key
+ * order) is the event, and every other axis is brought to the state after it. That
  * is the state the cell-by-cell walk reaches at the same event, and no
  * solid cell lies in between, so the first solid cell is the one the plain
  * walk finds.
@@ -160,7 +161,8 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
     int face = st.face;
     const wk__vchunk *chunk = NULL;
     int64_t ccx = 0, ccy = 0, ccz = 0;
-    int have_chunk = 0;
+    int have_chunk = 0, pair_empty = 0;
+    uint64_t groups = 0;
     for (;;) {
         /* Only leaving the bounds is possible now: a miss. */
         if (q[0] < LO[0] || q[0] >= HI[0] || q[1] < LO[1] || q[1] >= HI[1] || q[2] < LO[2] || q[2] >= HI[2])
@@ -169,7 +171,15 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         /* Inside the bounds: find the largest empty node around q. */
         int64_t cx = q[0] >> 6, cy = q[1] >> 6, cz = q[2] >> 6; /* arithmetic shifts (floor) */
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
-            chunk = w->dir ? wk__vdir_get(w, cx, cy, cz) : wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+            if (w->dir) {
+                const wk__vdirent *e = wk__vdir_get(w, cx, cy, cz);
+                chunk = (const wk__vchunk *)(e->c & ~WK__VDIR_PAIR_EMPTY);
+                pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
+                groups = e->groups;
+            } else {
+                chunk = wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                groups = chunk ? chunk->groups : 0;
+            }
             ccx = cx;
             ccy = cy;
             ccz = cz;
@@ -177,14 +187,15 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         }
         const uint64_t ux = (uint64_t)q[0], uy = (uint64_t)q[1], uz = (uint64_t)q[2];
         int64_t N;
-        if (!chunk || !chunk->groups) N = 64;
+        /* an empty chunk in an empty aligned pair of chunks: twice as far */
+        if (!groups) N = pair_empty ? 128 : 64;
         else {
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
             uint64_t occ = chunk->occ[g];
             int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
             /* An empty group (block) inside an empty aligned pair of
              * groups (blocks) on every axis leaves twice as far. */
-            if (!occ) N = (chunk->groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
+            if (!occ) N = (groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
             else if (!((occ >> bb) & 1)) N = (occ & (WK__VPAIR << (bb & 0x2A))) ? 4 : 8;
             else {
                 int sub = -1, solid = 1;
@@ -194,6 +205,12 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                     solid = (int)((m >> sub) & 1);
                 }
                 if (solid) {
+                    /* s of the last event: the entered plane's quotient (as divided when
+                     * it was the event), or the start's */
+                    if (face != 6) {
+                        const int fa = face >> 1;
+                        ks = plane_s((face & 1) ? q[fa] + 1 : q[fa], o[fa], d[fa]);
+                    }
                     double t = ks * len + 0.0; /* never -0.0 */
                     if (in_s ? !(ks <= limit) : !(t <= limit)) return 0;
                     hit->t = (float)t;
@@ -227,23 +244,41 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
             }
         }
         if (ea < 0) return 0;
-        double es = num[ea] / d[ea];
+        /* The exact quotient es = num / d of the exit plane is divided only
+         * where it decides something: near-ties of estimates (compared
+         * exactly, as the key order requires), a finite limit, an exact
+         * fix-up, and (recomputed from the cell and the face) a hit. The
+         * other axes are otherwise placed from the estimate sv = best,
+         * within 3 ulp of es: a shift of o + s*d far inside the position
+         * test's margin, so an accepted cell is the one es gives. */
         const double near = best + best * REL_MARGIN;
-        for (int a = 0; a < 3; a++) {
-            if (a == ea || !step[a] || !(est[a] <= near)) continue;
-            double s = num[a] / d[a];
-            if (!key_le(es, ea, s, a)) {
-                es = s;
-                ea = a;
+        double es = best, sv = best;
+        int exact = 0;
+        for (int a = 0; a < 3; a++)
+            if (a != ea && step[a] && est[a] <= near) exact = 1;
+        if (exact) {
+            es = num[ea] / d[ea];
+            for (int a = 0; a < 3; a++) {
+                if (a == ea || !step[a] || !(est[a] <= near)) continue;
+                double s = num[a] / d[a];
+                if (!key_le(es, ea, s, a)) {
+                    es = s;
+                    ea = a;
+                }
             }
+            sv = es;
         }
-        if (in_s ? !(es <= limit) : !(es * len <= limit)) return 0;
+        if (in_s || limit != INFINITY) {
+            if (!exact) es = sv = num[ea] / d[ea];
+            exact = 1;
+            if (in_s ? !(es <= limit) : !(es * len <= limit)) return 0;
+        }
         if (N > 1) {
             for (int b = 0; b < 3; b++) {
                 if (b == ea || !step[b]) continue;
                 int64_t base = (int64_t)((uint64_t)q[b] & nmask);
                 int64_t lim = step[b] > 0 ? base + N - 1 : base;
-                double sd = es * d[b];
+                double sd = sv * d[b];
                 double x4 = (o[b] + sd) * 4.0;
                 if (x4 >= (double)base && x4 < (double)(base + N)) {
                     int64_t c = floor_i64(x4);
@@ -254,11 +289,12 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
                         continue;
                     }
                 }
+                if (!exact) es = num[ea] / d[ea];
+                exact = 1;
                 q[b] = wk__voxel_exact_advance(q[b], step[b], b, o[b], d[b], es, ea, lim);
             }
         }
         q[ea] = step[ea] > 0 ? P[ea] : P[ea] - 1;
-        ks = es;
         face = 2 * ea + (step[ea] > 0 ? 0 : 1);
     }
 }

@@ -62,7 +62,7 @@ void wk_voxel_world_destroy(wk_voxel_world *w) {
         w_free(w, c, sizeof *c);
     }
     w_free(w, w->table, (size_t)(w->mask + 1) * sizeof(wk__vslot));
-    w_free(w, w->dir, w->dir_entries * sizeof(wk__vchunk *));
+    w_free(w, w->dir, w->dir_entries * sizeof *w->dir);
     wk_allocator hooks = w->hooks;
     hooks.free(hooks.user, w, sizeof *w);
 }
@@ -117,10 +117,25 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
         int64_t cc[3] = {cx, cy, cz};
         int inside = 1;
         for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
-        if (inside) w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                           (uint64_t)(cx - w->dlo[0])] = c;
+        if (inside) {
+            wk__vdirent *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                                     (uint64_t)(cx - w->dlo[0])];
+            e->c = (uintptr_t)c | (e->c & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
+            e->groups = 0;
+        }
     }
     return c;
+}
+
+/* The directory entry of chunk (cx, cy, cz); NULL without a directory or
+ * outside it. */
+static wk__vdirent *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
+    if (!w->dir) return NULL;
+    int64_t cc[3] = {cx, cy, cz};
+    for (int a = 0; a < 3; a++)
+        if (cc[a] < w->dlo[a] || (uint64_t)(cc[a] - w->dlo[a]) >= w->dn[a]) return NULL;
+    return &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
+                   (uint64_t)(cx - w->dlo[0])];
 }
 
 /* Builds the directory around the bounds with room to grow (half the
@@ -139,13 +154,16 @@ static void rebuild_dir(world *w) {
         entries = entries > WK__VDIR_MAX ? entries : entries * (uint64_t)n[a];
     }
     uint64_t cap = w->chunks * 64 > ((uint64_t)1 << 16) ? w->chunks * 64 : ((uint64_t)1 << 16);
-    wk__vchunk **dir = NULL;
+    wk__vdirent *dir = NULL;
     if (entries <= WK__VDIR_MAX && entries <= cap) dir = w_alloc(w, (size_t)entries * sizeof *dir);
     w_free(w, w->dir, w->dir_entries * sizeof *dir);
     w->dir = dir;
     w->dir_entries = dir ? (size_t)entries : 0;
     if (!dir) return;
-    memset(dir, 0, (size_t)entries * sizeof *dir);
+    for (uint64_t i = 0; i < entries; i++) {
+        dir[i].c = WK__VDIR_PAIR_EMPTY;
+        dir[i].groups = 0;
+    }
     for (int a = 0; a < 3; a++) {
         w->dlo[a] = lo[a];
         w->dn[a] = (uint64_t)n[a];
@@ -153,12 +171,54 @@ static void rebuild_dir(world *w) {
     for (uint64_t i = 0; i <= w->mask; i++) {
         const wk__vslot *t = &w->table[i];
         if (!t->c) continue;
-        int64_t cc[3] = {t->cx, t->cy, t->cz};
-        int inside = 1;
-        for (int a = 0; a < 3; a++) inside &= cc[a] >= lo[a] && cc[a] - lo[a] < n[a];
-        if (inside) dir[((uint64_t)(cc[2] - lo[2]) * (uint64_t)n[1] + (uint64_t)(cc[1] - lo[1])) * (uint64_t)n[0] +
-                        (uint64_t)(cc[0] - lo[0])] = t->c;
+        wk__vdirent *e = dir_slot(w, t->cx, t->cy, t->cz);
+        if (e) {
+            e->c = (uintptr_t)t->c | (e->c & WK__VDIR_PAIR_EMPTY);
+            e->groups = t->c->groups;
+        }
     }
+    /* clear the bit around every nonempty chunk */
+    for (uint64_t i = 0; i <= w->mask; i++) {
+        const wk__vslot *t = &w->table[i];
+        if (!t->c || !t->c->groups) continue;
+        for (int k = 0; k < 8; k++) {
+            wk__vdirent *e = dir_slot(w, ((int64_t)t->cx & ~(int64_t)1) + (k & 1),
+                                      ((int64_t)t->cy & ~(int64_t)1) + ((k >> 1) & 1),
+                                      ((int64_t)t->cz & ~(int64_t)1) + (k >> 2));
+            if (e) e->c &= ~WK__VDIR_PAIR_EMPTY;
+        }
+    }
+}
+
+/* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
+ * around chunk (cx, cy, cz) exact again, after that chunk became nonempty
+ * (nonempty = 1: the block is nonempty) or empty (0: look at the others;
+ * its own entry's groups already updated). The chunk is inside the
+ * directory. */
+static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz, int nonempty) {
+    if (!w->dir) return;
+    /* the block's entries inside the directory (outside it no chunk was ever nonempty) */
+    const int64_t lo[3] = {cx & ~(int64_t)1, cy & ~(int64_t)1, cz & ~(int64_t)1};
+    int64_t first[3], count[3];
+    for (int a = 0; a < 3; a++) {
+        int64_t l = lo[a] - w->dlo[a], h = l + 1; /* relative to the directory, inclusive */
+        if (l < 0) l = 0;
+        if (h > (int64_t)w->dn[a] - 1) h = (int64_t)w->dn[a] - 1;
+        first[a] = l;
+        count[a] = h - l + 1; /* >= 1: the chunk itself is inside */
+    }
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    wk__vdirent *base = &w->dir[(uint64_t)first[2] * sz + (uint64_t)first[1] * sy + (uint64_t)first[0]];
+    if (!nonempty) /* the chunk went empty: is the whole block empty? */
+        for (int64_t k = 0; k < count[2]; k++)
+            for (int64_t j = 0; j < count[1]; j++)
+                for (int64_t i = 0; i < count[0]; i++) nonempty |= base[k * sz + j * sy + i].groups != 0;
+    for (int64_t k = 0; k < count[2]; k++)
+        for (int64_t j = 0; j < count[1]; j++)
+            for (int64_t i = 0; i < count[0]; i++) {
+                wk__vdirent *e = &base[k * sz + j * sy + i];
+                e->c = (e->c & ~WK__VDIR_PAIR_EMPTY) | (nonempty ? 0 : WK__VDIR_PAIR_EMPTY);
+            }
 }
 
 static void note_bounds(world *w, const wk__vchunk *c) {
@@ -210,9 +270,21 @@ static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
 
 /* Sets one block; the chunk exists when the mask is nonzero (made by the
  * caller). Returns 0 on allocation failure (nothing changed). */
+/* After an edit of chunk c whose groups mask was old: the directory's
+ * copy of the mask, and the empty-pair bits when c became empty or
+ * nonempty. */
+static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
+    if (c->groups == old) return;
+    wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
+    if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
+    e->groups = c->groups;
+    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
+}
+
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
     int was = (c->occ[g] & bit) != 0, was_brick = (c->brick[g] & bit) != 0;
+    const uint64_t old_groups = c->groups;
     if (mask != 0 && mask != WK_VOXEL_FULL) {
         if (was_brick) {
             c->bricks[g][wk__popcount64(c->brick[g] & (bit - 1))] = mask;
@@ -238,6 +310,7 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
         c->occ[g] |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
+        sync_groups(w, c, old_groups);
         return 1;
     }
     if (was_brick) remove_brick(w, c, g, b);
@@ -251,6 +324,7 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
         c->groups |= 1ull << g;
         note_bounds(w, c);
     }
+    sync_groups(w, c, old_groups);
     return 1;
 }
 

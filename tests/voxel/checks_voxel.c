@@ -558,6 +558,71 @@ int wk_check_voxel_edit_then_cast(void) {
     return fails;
 }
 
+/* Sparse edits over a box of 6^3 chunks, so that whole 2 x 2 x 2 blocks
+ * of chunks go empty and nonempty again (the directory's empty-pair bits,
+ * which let the walk leave 128^3 cells at once), the bounds grow (the
+ * directory is rebuilt), and rays aimed at the edited blocks cross those
+ * blocks of chunks: every ISA against the dense world. */
+int wk_check_voxel_sparse_edits(void) {
+    int fails = 0;
+    wk_rng rng = {91};
+    dense_world dw = dense_new(-40, -30, -50, 96, 96, 96);
+    wk_voxel_world *w = new_world();
+    ray_set rs = rays_new(300);
+    int32_t placed[64][3];
+    int nplaced = 0;
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (int round = 0; round < 30 && fails < 5; round++) {
+        int edits = 1 + (int)(wk_rng_u64(&rng) % 4);
+        for (int e = 0; e < edits; e++) {
+            if (nplaced > 0 && (nplaced == 64 || wk_rng_u64(&rng) % 3 == 0)) {
+                /* clear a block set earlier: its chunk (and maybe its block of chunks) goes empty */
+                int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+                EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
+                placed[k][0] = placed[nplaced - 1][0];
+                placed[k][1] = placed[nplaced - 1][1];
+                placed[k][2] = placed[nplaced - 1][2];
+                nplaced--;
+            } else {
+                int32_t x = dw.x0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nx);
+                int32_t y = dw.y0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.ny);
+                int32_t z = dw.z0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nz);
+                uint64_t m = wk_rng_u64(&rng) % 2 ? WK_VOXEL_FULL : random_mask(&rng);
+                if (m == 0) m = 1;
+                EXPECT(set_both(w, &dw, x, y, z, m) == WK_OK, "set");
+                placed[nplaced][0] = x;
+                placed[nplaced][1] = y;
+                placed[nplaced][2] = z;
+                nplaced++;
+            }
+        }
+        random_rays(&rs, &dw, &rng);
+        /* most rays aimed at an edited block (or where one was) from across the box */
+        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
+            if (wk_rng_u64(&rng) % 4 == 0) continue;
+            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+            for (int a = 0; a < 3; a++) {
+                double target = placed[k][a] + wk_rng_unit(&rng);
+                rs.d[a][i] = (float)(target - rs.o[a][i]);
+            }
+            rs.tmax[i] = (wk_rng_u64(&rng) % 4) ? INFINITY : (float)wk_rng_range(&rng, 0.0, 200.0);
+        }
+        for (int k = 0; k < nisa; k++) {
+            wk_exec e = wk_exec_for(isas[k], 1);
+            char label[96];
+            snprintf(label, sizeof label, "sparse edits round %d (%s)", round, wk_isa_name((wk_isa)isas[k]));
+            wk_status s = cast(w, &rs, 1, &e);
+            EXPECT(s == WK_OK, "%s: status %d", label, s);
+            for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
+        }
+    }
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* ------------------------------------------------------------ ISA harness */
 
 typedef struct cast_ctx {
