@@ -27,7 +27,7 @@
 
 WK__DISPATCH_SIMD(wk__fracture_kernels, fracture_kernels)
 
-enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, RANGES = 64 };
+enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, RANGES = 64, CELL_RANGES = 128 };
 
 /* ------------------------------------------------------------ box checks */
 
@@ -157,6 +157,7 @@ typedef struct adj_job {
     double origin[3];
     level_grid grid[MAX_LEVELS];
     uint32_t levels;
+    size_t cells;           /* cells of all levels */
 } adj_job;
 
 /* Cell of coordinate x >= origin along one axis of a grid: monotone in x
@@ -196,6 +197,13 @@ static inline uint32_t bin_of(double e) {
 }
 
 static const double MARGIN = 1.0 - 1.0 / 65536.0;
+
+/* A level's cells are 2/3 of its size class (about the largest box of the
+ * class): boxes span up to two cells, and a query's runs hold few boxes
+ * that cannot touch (measured on the 100k lattice: 1.0 was 8% slower, 0.5
+ * 5% slower). The correctness argument does not need a box to fit in a
+ * cell: the runs start at c(lo - reach), reach bounding the extents. */
+static const double CELL_OF_LEVEL = 2.0 / 3.0;
 
 /* Smallest level whose cells hold a box of extent e. */
 static inline uint32_t level_of(double e, double cs0) {
@@ -242,6 +250,45 @@ static void sort_ids(uint32_t *out, size_t found) {
     }
 }
 
+/* The runs of cells (ranges of sorted positions) that hold every box j
+ * touching any box whose padded bounds lie within q (a box, or the union of
+ * the boxes of one cell): in every level, the cells from c(q.lo - reach) - the
+ * margin to c(q.hi) on each axis. A box j touching a box i inside q has
+ * lo_j <= hi_i <= q.hi and lo_j >= lo_i - extent_j >= q.lo - reach, the
+ * bound the cells are computed from. Writes the non-empty runs to range and
+ * returns their number, or SIZE_MAX when there may be more than cap (then
+ * the boxes go one by one through box_pairs). */
+static size_t cell_ranges(const adj_job *job, const float q[6], uint32_t *range, size_t cap) {
+    size_t nr = 0;
+    for (uint32_t g = 0; g < job->levels; g++) {
+        const level_grid *lg = &job->grid[g];
+        uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
+        for (int a = 0; a < 3; a++) {
+            /* lo_j >= lo_i - extent_j >= lo_i - largest extent; the
+             * margins cover the roundings of the extents and of this
+             * subtraction. */
+            double x = (double)q[a];
+            c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
+            c1[a] = cell_of(q[a + 3], job->origin[a], lg->inv, d[a]);
+        }
+        size_t runs = (size_t)(c1[1] - c0[1] + 1) * (c1[2] - c0[2] + 1);
+        if (nr + runs > cap) return SIZE_MAX;
+        /* Locals: the stores to range[] may alias the grid's fields. */
+        const uint32_t *start = job->start;
+        const size_t base = lg->base, dx = lg->dx, dy = lg->dy, x0 = c0[0], x1 = (size_t)c1[0] + 1;
+        for (size_t z = c0[2]; z <= c1[2]; z++) {
+            const uint32_t *slab = start + base + z * dy * dx;
+            for (size_t y = c0[1]; y <= c1[1]; y++) {
+                uint32_t begin = slab[y * dx + x0], end = slab[y * dx + x1];
+                range[2 * nr] = begin;
+                range[2 * nr + 1] = end;
+                nr += begin != end;
+            }
+        }
+    }
+    return nr;
+}
+
 /* Neighbours j > i of box i: returns their number and writes the first
  * `cap` to out (in cell order, unsorted). */
 static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32_t *out, size_t cap) {
@@ -251,9 +298,6 @@ static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32
         const level_grid *lg = &job->grid[g];
         uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
         for (int a = 0; a < 3; a++) {
-            /* lo_j >= lo_i - extent_j >= lo_i - largest extent; the
-             * margins cover the roundings of the extents and of this
-             * subtraction. */
             double x = (double)q[a];
             c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
             c1[a] = cell_of(q[a + 3], job->origin[a], lg->inv, d[a]);
@@ -292,19 +336,48 @@ static void spread(uint32_t *out, size_t n, uint32_t i) {
 
 /* Pass 1 runs over the boxes in cell order (sorted positions), so that
  * neighbouring boxes' queries share the cache whatever the ids' order;
- * lists and counts are kept by position (pos[id] finds them). */
+ * lists and counts are kept by position (pos[id] finds them). The boxes of
+ * one cell share one set of runs: those of the union of their boxes (a
+ * superset of each box's own, see cell_ranges), built once per cell. */
 static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     (void)part;
     adj_job *job = ctx;
-    size_t p1 = end * CHUNK < job->n ? end * CHUNK : job->n;
-    for (size_t p = begin * CHUNK; p < p1; p++) {
-        uint32_t i = job->sid[p];
-        float q[6];
-        for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
-        uint32_t *cache = job->cache + p * CACHE;
-        size_t found = box_pairs(job, i, q, cache, CACHE);
-        if (found <= CACHE) job->k->sort16(cache, found);
-        job->count[p] = (uint32_t)found; /* < n: every j is another box */
+    const uint32_t *start = job->start;
+    size_t p = begin * CHUNK, p1 = end * CHUNK < job->n ? end * CHUNK : job->n;
+    /* The cell of position p: the last c with start[c] <= p. */
+    size_t lo = 0, hi = job->cells;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (start[mid] <= p) lo = mid;
+        else hi = mid - 1;
+    }
+    size_t c = lo;
+    uint32_t range[2 * CELL_RANGES];
+    while (p < p1) {
+        while (start[c + 1] <= p) c++;
+        size_t e = start[c + 1] < p1 ? start[c + 1] : p1;
+        /* The union of the cell's boxes (all of them, also those of
+         * another task: the same runs whoever builds them). */
+        float u[6];
+        for (int a = 0; a < 6; a++) u[a] = job->b[a][start[c]];
+        for (size_t t = start[c] + 1; t < start[c + 1]; t++)
+            for (int a = 0; a < 3; a++) {
+                float l = job->b[a][t], h = job->b[a + 3][t];
+                u[a] = l < u[a] ? l : u[a];
+                u[a + 3] = h > u[a + 3] ? h : u[a + 3];
+            }
+        size_t nr = cell_ranges(job, u, range, CELL_RANGES);
+        int shared = nr != SIZE_MAX;
+        for (; p < e; p++) {
+            uint32_t i = job->sid[p];
+            float q[6];
+            for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
+            uint32_t *cache = job->cache + p * CACHE;
+            size_t found = shared ? job->k->rows(job->b, job->sid, range, nr, q, i, cache, CACHE)
+                                  : box_pairs(job, i, q, cache, CACHE);
+            if (found <= CACHE) job->k->sort16(cache, found);
+            job->count[p] = (uint32_t)found; /* < n: every j is another box */
+        }
     }
 }
 
@@ -341,7 +414,7 @@ static size_t plan_cells(const double span[3], double cs0, const uint32_t *level
     size_t total = 0;
     for (uint32_t L = 0; L < MAX_LEVELS; L++) {
         if (!level_count[L]) continue;
-        double inv = 1.0 / ldexp(cs0, (int)L), cells = 1;
+        double inv = 1.0 / ldexp(cs0 * CELL_OF_LEVEL, (int)L), cells = 1;
         for (int a = 0; a < 3; a++) cells *= floor(span[a] * inv) + 1;
         if (!(cells <= (double)limit) || (double)total + cells > (double)limit) return SIZE_MAX;
         total += (size_t)cells;
@@ -472,7 +545,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         if (!level_count[L]) continue;
         level_grid *g = &job->grid[job->levels++];
         g->level = L;
-        g->inv = 1.0 / ldexp(cs0, (int)L);
+        g->inv = 1.0 / ldexp(cs0 * CELL_OF_LEVEL, (int)L);
         g->reach = level_reach[L] * (1.0 + 0x1p-20);
         g->dx = (uint32_t)(floor(span[0] * g->inv) + 1);
         g->dy = (uint32_t)(floor(span[1] * g->inv) + 1);
@@ -516,6 +589,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     job->pos = cell;
     job->sid = sid;
     job->start = start;
+    job->cells = cells;
     job->chunk_count = chunk_count;
     job->cache = cache;
     job->count = box_count;
