@@ -352,7 +352,7 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         else hi = mid - 1;
     }
     size_t c = lo;
-    uint32_t range[2 * CELL_RANGES];
+    uint32_t range[2 * CELL_RANGES], list[CACHE + WK__FRACTURE_SLACK];
     while (p < p1) {
         while (start[c + 1] <= p) c++;
         size_t e = start[c + 1] < p1 ? start[c + 1] : p1;
@@ -372,10 +372,9 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
             uint32_t i = job->sid[p];
             float q[6];
             for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
-            uint32_t *cache = job->cache + p * CACHE;
-            size_t found = shared ? job->k->rows(job->b, job->sid, range, nr, q, i, cache, CACHE)
-                                  : box_pairs(job, i, q, cache, CACHE);
-            if (found <= CACHE) job->k->sort16(cache, found);
+            size_t found = shared ? job->k->rows_slack(job->b, job->sid, range, nr, q, i, list, CACHE)
+                                  : box_pairs(job, i, q, list, CACHE);
+            if (found <= CACHE) job->k->sort16(list, found, job->cache + p * CACHE);
             job->count[p] = (uint32_t)found; /* < n: every j is another box */
         }
     }

@@ -14,6 +14,9 @@ enum { WK__LO_X, WK__LO_Y, WK__LO_Z, WK__HI_X, WK__HI_Y, WK__HI_Z };
  * (padding that never touches anything: NaN bounds). */
 #define WK__FRACTURE_PAD 16
 
+/* Room past cap that rows_slack may write (the widest vector's lanes). */
+#define WK__FRACTURE_SLACK 16
+
 typedef struct wk__fracture_kernels {
     /* Over the boxes k in the nr ranges [range[2r], range[2r + 1]) of b
      * (six arrays, WK__LO_X order): those with ids[k] > min_id whose box
@@ -23,8 +26,13 @@ typedef struct wk__fracture_kernels {
      * never touch) up to WK__FRACTURE_PAD entries past every range's end. */
     size_t (*rows)(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
                    const float q[6], uint32_t min_id, uint32_t *out, size_t cap);
-    /* Sorts n <= 16 distinct ids < 2^31 ascending, in place. */
-    void (*sort16)(uint32_t *v, size_t n);
+    /* rows, except that out needs room for cap + WK__FRACTURE_SLACK ids:
+     * entries of out past min(count, cap) may be written (unspecified). */
+    size_t (*rows_slack)(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                         const float q[6], uint32_t min_id, uint32_t *out, size_t cap);
+    /* dst[0..n) = the n <= 16 distinct ids < 2^31 of src[0..n), ascending;
+     * src is readable up to 16 entries (contents past n: any). */
+    void (*sort16)(const uint32_t *src, size_t n, uint32_t *dst);
     /* flags[i] = 1 for fragments i in [0, n) whose box grown by pad
      * (min - pad, max + pad in float) touches box a (six floats); others
      * left as they are. */

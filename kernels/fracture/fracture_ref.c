@@ -29,7 +29,8 @@ static void anchor_ref(const float *const f[6], size_t n, float pad, const float
     }
 }
 
-static void sort16_ref(uint32_t *v, size_t n) {
+static void sort16_ref(const uint32_t *src, size_t n, uint32_t *v) {
+    for (size_t a = 0; a < n; a++) v[a] = src[a];
     for (size_t a = 1; a < n; a++) {
         uint32_t x = v[a];
         size_t b = a;
@@ -38,4 +39,4 @@ static void sort16_ref(uint32_t *v, size_t n) {
     }
 }
 
-const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, sort16_ref, anchor_ref};
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, rows_ref, sort16_ref, anchor_ref};

@@ -42,6 +42,36 @@ static size_t rows(const float *const b[6], const uint32_t *ids, const uint32_t 
     return found;
 }
 
+/* rows with a branch-free body: each vector's selected ids are packed to
+ * out + min(found, cap) (out has WK__FRACTURE_SLACK >= WK_W entries of
+ * room past cap); lanes past a run's end are masked by their index. */
+static size_t rows_slack(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
+                         const float qs[6], uint32_t min_id, uint32_t *out, size_t cap) {
+    static const uint32_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    wk_vf q[6];
+    for (int a = 0; a < 6; a++) q[a] = wk_vf_set1(qs[a]);
+    const wk_vi vmin = wk_vi_set1(min_id), lane = wk_vi_loadu(iota);
+    size_t found = 0;
+    for (size_t r = 0; r < nr; r++) {
+        size_t k = range[2 * r], end = range[2 * r + 1];
+        /* Lanes k + l < end, as signed compares (positions < 2^31). */
+        wk_vi left = wk_vi_set1((uint32_t)(end - k));
+        for (; k < end; k += WK_W) {
+            wk_vm t = wk_vf_le(wk_vf_loadu(b[WK__LO_X] + k), q[WK__HI_X]);
+            t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_loadu(b[WK__HI_X] + k)));
+            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Y] + k), q[WK__HI_Y]));
+            t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_loadu(b[WK__HI_Y] + k)));
+            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Z] + k), q[WK__HI_Z]));
+            t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_loadu(b[WK__HI_Z] + k)));
+            wk_vi id = wk_vi_loadu(ids + k);
+            t = wk_vm_and(t, wk_vm_and(wk_vi_lt_s(vmin, id), wk_vi_lt_s(lane, left)));
+            found += wk_vi_compress_storeu(out + (found < cap ? found : cap), t, id);
+            left = wk_vi_add(left, wk_vi_set1((uint32_t)-WK_W));
+        }
+    }
+    return found;
+}
+
 WK_INLINE void anchor_block(const float *const f[6], wk_vf pad, const wk_vf a[6], uint8_t *flags, size_t i,
                             size_t m) {
     wk_vm t = wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_X] + i, m), pad), a[WK__HI_X]);
@@ -66,23 +96,22 @@ static void anchor(const float *const f[6], size_t n, float pads, const float as
 }
 
 /* Rank sort: each id's place is the number of ids below it (the ids are
- * distinct); lanes past n are masked out of the count. */
-static void sort16(uint32_t *v, size_t n) {
-    uint32_t out[16];
-    wk_vi all[16 / WK_W];
-    size_t vectors = (n + WK_W - 1) / WK_W;
-    for (size_t b = 0; b < vectors; b++) {
-        size_t m = n - b * WK_W < WK_W ? n - b * WK_W : WK_W;
-        all[b] = wk_vi_load_n(v + b * WK_W, m);
+ * distinct); lanes past n read as 2^31 - 1, above every id. */
+static void sort16(const uint32_t *src, size_t n, uint32_t *dst) {
+    static const uint32_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    enum { V = 16 / WK_W };
+    wk_vi all[V];
+    const wk_vi top = wk_vi_set1(0x7FFFFFFFu), count = wk_vi_set1((uint32_t)n);
+    for (size_t b = 0; b < V; b++) {
+        wk_vm valid = wk_vi_lt_s(wk_vi_loadu(iota + b * WK_W), count);
+        all[b] = wk_vi_select(valid, wk_vi_loadu(src + b * WK_W), top);
     }
-    const uint32_t valid = n >= 16 ? 0xFFFFu : (1u << n) - 1u;
     for (size_t i = 0; i < n; i++) {
-        wk_vi x = wk_vi_set1(v[i]);
+        wk_vi x = wk_vi_set1(src[i]);
         uint32_t below = 0;
-        for (size_t b = 0; b < vectors; b++) below |= wk_vm_bits(wk_vi_lt_s(all[b], x)) << (b * WK_W);
-        out[__builtin_popcount(below & valid)] = v[i];
+        for (size_t b = 0; b < V; b++) below += (uint32_t)__builtin_popcount(wk_vm_bits(wk_vi_lt_s(all[b], x)));
+        dst[below] = src[i];
     }
-    for (size_t i = 0; i < n; i++) v[i] = out[i];
 }
 
-const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, sort16, anchor};
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, rows_slack, sort16, anchor};
