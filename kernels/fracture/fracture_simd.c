@@ -48,26 +48,31 @@ static size_t rows(const float *const b[6], const uint32_t *ids, const uint32_t 
 static size_t rows_slack(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
                          const float qs[6], uint32_t min_id, uint32_t *out, size_t cap) {
     static const uint32_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    wk_vf q[6];
-    for (int a = 0; a < 6; a++) q[a] = wk_vf_set1(qs[a]);
-    const wk_vi vmin = wk_vi_set1(min_id), lane = wk_vi_loadu(iota);
+    /* Locals: the stores to out may alias b's pointers as far as the
+     * compiler knows. */
+    const float *lx = b[WK__LO_X], *ly = b[WK__LO_Y], *lz = b[WK__LO_Z];
+    const float *hx = b[WK__HI_X], *hy = b[WK__HI_Y], *hz = b[WK__HI_Z];
+    const wk_vf qlx = wk_vf_set1(qs[WK__LO_X]), qly = wk_vf_set1(qs[WK__LO_Y]), qlz = wk_vf_set1(qs[WK__LO_Z]);
+    const wk_vf qhx = wk_vf_set1(qs[WK__HI_X]), qhy = wk_vf_set1(qs[WK__HI_Y]), qhz = wk_vf_set1(qs[WK__HI_Z]);
+    const wk_vi vmin = wk_vi_set1(min_id), lane = wk_vi_loadu(iota), step = wk_vi_set1((uint32_t)-WK_W);
     size_t found = 0;
     for (size_t r = 0; r < nr; r++) {
         size_t k = range[2 * r], end = range[2 * r + 1];
         /* Lanes k + l < end, as signed compares (positions < 2^31). */
         wk_vi left = wk_vi_set1((uint32_t)(end - k));
-        for (; k < end; k += WK_W) {
-            wk_vm t = wk_vf_le(wk_vf_loadu(b[WK__LO_X] + k), q[WK__HI_X]);
-            t = wk_vm_and(t, wk_vf_le(q[WK__LO_X], wk_vf_loadu(b[WK__HI_X] + k)));
-            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Y] + k), q[WK__HI_Y]));
-            t = wk_vm_and(t, wk_vf_le(q[WK__LO_Y], wk_vf_loadu(b[WK__HI_Y] + k)));
-            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(b[WK__LO_Z] + k), q[WK__HI_Z]));
-            t = wk_vm_and(t, wk_vf_le(q[WK__LO_Z], wk_vf_loadu(b[WK__HI_Z] + k)));
+        do {
+            wk_vm t = wk_vf_le(wk_vf_loadu(lx + k), qhx);
+            t = wk_vm_and(t, wk_vf_le(qlx, wk_vf_loadu(hx + k)));
+            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(ly + k), qhy));
+            t = wk_vm_and(t, wk_vf_le(qly, wk_vf_loadu(hy + k)));
+            t = wk_vm_and(t, wk_vf_le(wk_vf_loadu(lz + k), qhz));
+            t = wk_vm_and(t, wk_vf_le(qlz, wk_vf_loadu(hz + k)));
             wk_vi id = wk_vi_loadu(ids + k);
             t = wk_vm_and(t, wk_vm_and(wk_vi_lt_s(vmin, id), wk_vi_lt_s(lane, left)));
             found += wk_vi_compress_storeu(out + (found < cap ? found : cap), t, id);
-            left = wk_vi_add(left, wk_vi_set1((uint32_t)-WK_W));
-        }
+            left = wk_vi_add(left, step);
+            k += WK_W;
+        } while (k < end);
     }
     return found;
 }
