@@ -165,8 +165,9 @@ typedef struct adj_job {
 static inline uint32_t cell_of(double x, double origin, double inv, uint32_t d) {
     double v = (x - origin) * inv;
     if (!(v >= 0)) return 0;
-    uint64_t c = (uint64_t)(v < 4294967296.0 ? v : 4294967295.0);
-    return c < d ? (uint32_t)c : d - 1;
+    /* 0 <= v < 2^32: a signed conversion (one instruction) is exact. */
+    int64_t c = (int64_t)(v < 4294967296.0 ? v : 4294967295.0);
+    return c < (int64_t)d ? (uint32_t)c : d - 1;
 }
 
 static inline void padded(const float *const in[6], float pad, uint32_t i, float q[6]) {
@@ -474,28 +475,31 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     job->pad = padding;
     job->n = n;
 
-    /* One pass: padded bounds (kept by id in the cache region, unused
-     * until pass 1: 6 floats, then the extent as a double, per box), the
-     * world's extent, the extents' histogram, and the values' check. */
+    /* Padded bounds by id (structure of arrays in the cache region,
+     * unused until pass 1; then each box's largest extent as a double),
+     * the world's extent and the values' check: one vector pass. */
     float *qbuf = (float *)(void *)cache;
+    float *qa[6];
+    for (int a = 0; a < 6; a++) qa[a] = qbuf + (size_t)a * n;
     double *ext = (double *)(void *)(qbuf + 6 * (size_t)n);
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float lohi[6];
+    if (!job->k->prep(job->in, n, padding, qa, lohi)) return check_boxes(frags, "frags", padding);
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = lohi[a];
+        hi[a] = lohi[a + 3];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double e0 = (double)qa[3][i] - (double)qa[0][i], e1 = (double)qa[4][i] - (double)qa[1][i];
+        double e2 = (double)qa[5][i] - (double)qa[2][i], e = e0 > e1 ? e0 : e1;
+        ext[i] = e > e2 ? e : e2;
+    }
+    /* The extents' histogram (binary exponents), over a sample of at
+     * most about 2^15 boxes: it only picks the cell size. */
     uint32_t bins[BINS];
     memset(bins, 0, sizeof bins);
-    int valid = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        float *q = qbuf + 6 * (size_t)i;
-        padded(job->in, padding, i, q);
-        for (int a = 0; a < 3; a++) {
-            /* x - x == 0 only for finite x; branch-free. */
-            valid &= (q[a] - q[a] == 0) & (q[a + 3] - q[a + 3] == 0) & (job->in[a][i] <= job->in[a + 3][i]);
-            if (q[a] < lo[a]) lo[a] = q[a];
-            if (q[a + 3] > hi[a]) hi[a] = q[a + 3];
-        }
-        ext[i] = extent_of(q);
-        bins[bin_of(ext[i])]++;
-    }
-    if (!valid) return check_boxes(frags, "frags", padding);
+    uint32_t sample_step = n > 65536 ? n / 32768 : 1, sampled = 0;
+    for (uint32_t i = 0; i < n; i += sample_step, sampled++) bins[bin_of(ext[i])]++;
     double span[3], span_max = 0;
     for (int a = 0; a < 3; a++) {
         job->origin[a] = lo[a];
@@ -509,10 +513,10 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     uint32_t median = 0;
     for (uint32_t seen = 0; median < BINS; median++) {
         seen += bins[median];
-        if (seen > n / 2) break;
+        if (seen > sampled / 2) break;
     }
     double kept_max = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i += sample_step) {
         double e = ext[i];
         uint32_t b = bin_of(e);
         if (b + 2 >= median && b <= median + 2 && e > kept_max) kept_max = e;
@@ -558,11 +562,10 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     /* Counting sort of the boxes by cell. */
     memset(start, 0, (cells + 1) * sizeof *start);
     for (uint32_t i = 0; i < n; i++) {
-        const float *q = qbuf + 6 * (size_t)i;
         const level_grid *g = &job->grid[grid_of_level[level[i]]];
-        uint32_t cx = cell_of(q[0], job->origin[0], g->inv, g->dx);
-        uint32_t cy = cell_of(q[1], job->origin[1], g->inv, g->dy);
-        uint32_t cz = cell_of(q[2], job->origin[2], g->inv, g->dz);
+        uint32_t cx = cell_of(qa[0][i], job->origin[0], g->inv, g->dx);
+        uint32_t cy = cell_of(qa[1][i], job->origin[1], g->inv, g->dy);
+        uint32_t cz = cell_of(qa[2][i], job->origin[2], g->inv, g->dz);
         size_t c = g->base + ((size_t)cz * g->dy + cy) * g->dx + cx;
         cell[i] = (uint32_t)c;
         start[c]++;
@@ -580,9 +583,8 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     for (size_t k = n; k < stride; k++) sid[k] = 0;
     for (uint32_t i = n; i-- > 0;) {
         uint32_t pos = --start[cell[i]];
-        const float *q = qbuf + 6 * (size_t)i;
         sid[pos] = i;
-        for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = q[a];
+        for (int a = 0; a < 6; a++) bounds[(size_t)a * stride + pos] = qa[a][i];
         cell[i] = pos; /* from now on: the id's sorted position */
     }
     job->pos = cell;

@@ -33,6 +33,11 @@ typedef struct wk__fracture_kernels {
     /* dst[0..n) = the n <= 16 distinct ids < 2^31 of src[0..n), ascending;
      * src is readable up to 16 entries (contents past n: any). */
     void (*sort16)(const uint32_t *src, size_t n, uint32_t *dst);
+    /* q[a][i] = in[a][i] - pad (a < 3), in[a][i] + pad (a >= 3) for i < n,
+     * in float; lohi[a] = the smallest q[a][i] (a < 3), the largest (a >=
+     * 3). Returns 1 when every q is finite and in[a][i] <= in[a + 3][i],
+     * else 0 (then q and lohi are unspecified). n >= 1. */
+    int (*prep)(const float *const in[6], size_t n, float pad, float *const q[6], float lohi[6]);
     /* flags[i] = 1 for fragments i in [0, n) whose box grown by pad
      * (min - pad, max + pad in float) touches box a (six floats); others
      * left as they are. */

@@ -2,6 +2,8 @@
  * The same IEEE compares as the reference, so the same boxes touch. */
 #include "core/wk_fp_guard.h"
 
+#include <math.h>
+
 #include "fracture_impl.h"
 #include "wk_simd.h"
 
@@ -77,6 +79,49 @@ static size_t rows_slack(const float *const b[6], const uint32_t *ids, const uin
     return found;
 }
 
+/* One vector of prep: lanes [0, m) of one axis. */
+WK_INLINE void prep_block(const float *lo, const float *hi, wk_vf pad, float *ql, float *qh, wk_vf *mn, wk_vf *mx,
+                          wk_vi *bad, size_t i, size_t m) {
+    wk_vf a = wk_vf_load_n(lo + i, m), b = wk_vf_load_n(hi + i, m);
+    wk_vf l = wk_vf_sub(a, pad), h = wk_vf_add(b, pad);
+    wk_vf_store_n(ql + i, l, m);
+    wk_vf_store_n(qh + i, h, m);
+    /* Tail lanes read 0: l = -pad, h = pad, finite and ordered; they
+     * must not reach the min and max. */
+    static const uint32_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    wk_vm live = wk_vi_lt_s(wk_vi_loadu(iota), wk_vi_set1((uint32_t)m));
+    /* NaN for an infinite or NaN bound; a <= b false for NaN too. */
+    wk_vm ok = wk_vm_and(wk_vf_le(a, b), wk_vm_and(wk_vf_le(wk_vf_sub(l, l), wk_vf_sub(h, h)),
+                                                  wk_vf_le(wk_vf_sub(h, h), wk_vf_sub(l, l))));
+    *bad = wk_vi_select(live, wk_vi_add(*bad, wk_vi_select(ok, wk_vi_set1(0), wk_vi_set1(1))), *bad);
+    *mn = wk_vf_select(wk_vm_and(live, wk_vf_lt(l, *mn)), l, *mn);
+    *mx = wk_vf_select(wk_vm_and(live, wk_vf_lt(*mx, h)), h, *mx);
+}
+
+static int prep(const float *const in[6], size_t n, float pads, float *const q[6], float lohi[6]) {
+    const wk_vf pad = wk_vf_set1(pads);
+    int valid = 1;
+    for (int a = 0; a < 3; a++) {
+        wk_vf mn = wk_vf_set1(INFINITY), mx = wk_vf_set1(-INFINITY);
+        wk_vi bad = wk_vi_set1(0);
+        WK_VECTOR_LOOP(n, prep_block, in[a], in[a + 3], pad, q[a], q[a + 3], &mn, &mx, &bad);
+        float l[16], h[16];
+        uint32_t b[16];
+        wk_vf_storeu(l, mn);
+        wk_vf_storeu(h, mx);
+        wk_vi_storeu(b, bad);
+        float lo = l[0], hi = h[0];
+        for (int k = 0; k < WK_W; k++) {
+            lo = l[k] < lo ? l[k] : lo;
+            hi = h[k] > hi ? h[k] : hi;
+            valid &= b[k] == 0;
+        }
+        lohi[a] = lo;
+        lohi[a + 3] = hi;
+    }
+    return valid;
+}
+
 WK_INLINE void anchor_block(const float *const f[6], wk_vf pad, const wk_vf a[6], uint8_t *flags, size_t i,
                             size_t m) {
     wk_vm t = wk_vf_le(wk_vf_sub(wk_vf_load_n(f[WK__LO_X] + i, m), pad), a[WK__HI_X]);
@@ -119,4 +164,4 @@ static void sort16(const uint32_t *src, size_t n, uint32_t *dst) {
     }
 }
 
-const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, rows_slack, sort16, anchor};
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, rows_slack, sort16, prep, anchor};
