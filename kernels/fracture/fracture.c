@@ -358,6 +358,11 @@ static void spread(uint32_t *out, size_t n, uint32_t i) {
     }
 }
 
+static inline void sort_list(const adj_job *job, size_t p, const uint32_t *list) {
+    size_t found = job->count[p];
+    if (found <= CACHE) job->k->sort16(list, found, job->cache + p * CACHE);
+}
+
 /* Pass 1 runs over the boxes in cell order (sorted positions), so that
  * neighbouring boxes' queries share the cache whatever the ids' order;
  * lists and counts are kept by position (pos[id] finds them). The boxes of
@@ -376,7 +381,8 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         else hi = mid - 1;
     }
     size_t c = lo;
-    uint32_t range[2 * CELL_RANGES], list[CACHE + WK__FRACTURE_SLACK];
+    uint32_t range[2 * CELL_RANGES], lists[2][CACHE + WK__FRACTURE_SLACK];
+    const size_t first = p;
     while (p < p1) {
         while (start[c + 1] <= p) c++;
         size_t e = start[c + 1] < p1 ? start[c + 1] : p1;
@@ -396,12 +402,17 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
             uint32_t i = job->sid[p];
             float q[6];
             for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
+            uint32_t *list = lists[p & 1];
             size_t found = shared ? job->k->rows_slack(job->b, job->sid, range, nr, q, i, list, CACHE)
                                   : box_pairs(job, i, q, list, CACHE);
-            if (found <= CACHE) job->k->sort16(list, found, job->cache + p * CACHE);
             job->count[p] = (uint32_t)found; /* < n: every j is another box */
+            /* The previous box's list is sorted now, one box late: the
+             * vector loads of a list just written by the box tests' packed
+             * stores would wait for those stores. */
+            if (p > first) sort_list(job, p - 1, lists[(p - 1) & 1]);
         }
     }
+    if (p1 > first) sort_list(job, p1 - 1, lists[(p1 - 1) & 1]);
 }
 
 static void emit_part(void *ctx, size_t begin, size_t end, uint32_t part) {
