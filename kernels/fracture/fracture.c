@@ -523,10 +523,13 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         lo[a] = lohi[a];
         hi[a] = lohi[a + 3];
     }
+    double ext_max = 0;
     for (uint32_t i = 0; i < n; i++) {
         double e0 = (double)qa[3][i] - (double)qa[0][i], e1 = (double)qa[4][i] - (double)qa[1][i];
         double e2 = (double)qa[5][i] - (double)qa[2][i], e = e0 > e1 ? e0 : e1;
-        ext[i] = e > e2 ? e : e2;
+        e = e > e2 ? e : e2;
+        ext[i] = e;
+        ext_max = e > ext_max ? e : ext_max;
     }
     /* The extents' histogram (binary exponents), over a sample of at
      * most about 2^15 boxes: it only picks the cell size. */
@@ -566,12 +569,19 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     for (;;) {
         memset(level_count, 0, sizeof level_count);
         for (uint32_t L = 0; L < MAX_LEVELS; L++) level_reach[L] = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            double e = ext[i];
-            uint32_t L = level_of(e, cs0);
-            level[i] = (uint8_t)L;
-            level_count[L]++;
-            if (e > level_reach[L]) level_reach[L] = e;
+        if (level_of(ext_max, cs0) == 0) {
+            /* Every box in level 0 (boxes of similar size). */
+            memset(level, 0, n);
+            level_count[0] = n;
+            level_reach[0] = ext_max;
+        } else {
+            for (uint32_t i = 0; i < n; i++) {
+                double e = ext[i];
+                uint32_t L = level_of(e, cs0);
+                level[i] = (uint8_t)L;
+                level_count[L]++;
+                if (e > level_reach[L]) level_reach[L] = e;
+            }
         }
         cells = plan_cells(span, cs0, level_count, l.cells_max);
         if (cells != SIZE_MAX) break;
