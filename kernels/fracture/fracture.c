@@ -159,6 +159,7 @@ typedef struct level_grid {
     uint32_t dx, dy, dz;    /* cells per axis */
     size_t base;            /* first cell in the start array */
     double inv;             /* 1 / cell size */
+    double top[3];          /* dx - 1, dy - 1, dz - 1 */
     double reach;           /* a bound on how far below a box's min a touching box of this
                                level can start: the level's largest extent, with margin */
 } level_grid;
@@ -183,14 +184,15 @@ typedef struct adj_job {
     size_t cells;           /* cells of all levels */
 } adj_job;
 
-/* Cell of coordinate x >= origin along one axis of a grid: monotone in x
- * (x - origin >= 0, so truncation is floor; no libm call). */
-static inline uint32_t cell_of(double x, double origin, double inv, uint32_t d) {
+/* Cell of coordinate x along one axis of a grid with cells 0..top (top =
+ * the cell count - 1, as a double): monotone in x; below the origin (and
+ * NaN) 0, past the end top. Branch-free, no libm call (truncation is floor
+ * for v >= 0). */
+static inline uint32_t cell_of(double x, double origin, double inv, double top) {
     double v = (x - origin) * inv;
-    if (!(v >= 0)) return 0;
-    /* 0 <= v < 2^32: a signed conversion (one instruction) is exact. */
-    int64_t c = (int64_t)(v < 4294967296.0 ? v : 4294967295.0);
-    return c < (int64_t)d ? (uint32_t)c : d - 1;
+    v = v > 0 ? v : 0;
+    v = v < top ? v : top;
+    return (uint32_t)(int64_t)v; /* 0 <= v <= top < 2^32 */
 }
 
 static inline void padded(const float *const in[6], float pad, uint32_t i, float q[6]) {
@@ -286,7 +288,8 @@ static size_t cell_ranges(const adj_job *job, const float q[6], uint32_t *range,
     size_t nr = 0;
     for (uint32_t g = 0; g < job->levels; g++) {
         const level_grid *lg = &job->grid[g];
-        uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
+        uint32_t c0[3], c1[3];
+        const double *d = lg->top;
         for (int a = 0; a < 3; a++) {
             /* lo_j >= lo_i - extent_j >= lo_i - largest extent; the
              * margins cover the roundings of the extents and of this
@@ -320,7 +323,8 @@ static size_t box_pairs(const adj_job *job, uint32_t i, const float q[6], uint32
     uint32_t range[2 * RANGES];
     for (uint32_t g = 0; g < job->levels; g++) {
         const level_grid *lg = &job->grid[g];
-        uint32_t c0[3], c1[3], d[3] = {lg->dx, lg->dy, lg->dz};
+        uint32_t c0[3], c1[3];
+        const double *d = lg->top;
         for (int a = 0; a < 3; a++) {
             double x = (double)q[a];
             c0[a] = cell_of(x - lg->reach - fabs(x) * 0x1p-50, job->origin[a], lg->inv, d[a]);
@@ -383,16 +387,19 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     size_t c = lo;
     uint32_t range[2 * CELL_RANGES], lists[2][CACHE + WK__FRACTURE_SLACK];
     const size_t first = p;
+    /* Locals: the stores to the lists may alias the job's fields. */
+    const float *b[6];
+    for (int a = 0; a < 6; a++) b[a] = job->b[a];
     while (p < p1) {
         while (start[c + 1] <= p) c++;
         size_t e = start[c + 1] < p1 ? start[c + 1] : p1;
         /* The union of the cell's boxes (all of them, also those of
          * another task: the same runs whoever builds them). */
         float u[6];
-        for (int a = 0; a < 6; a++) u[a] = job->b[a][start[c]];
+        for (int a = 0; a < 6; a++) u[a] = b[a][start[c]];
         for (size_t t = start[c] + 1; t < start[c + 1]; t++)
             for (int a = 0; a < 3; a++) {
-                float l = job->b[a][t], h = job->b[a + 3][t];
+                float l = b[a][t], h = b[a + 3][t];
                 u[a] = l < u[a] ? l : u[a];
                 u[a + 3] = h > u[a + 3] ? h : u[a + 3];
             }
@@ -401,7 +408,7 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
         for (; p < e; p++) {
             uint32_t i = job->sid[p];
             float q[6];
-            for (int a = 0; a < 6; a++) q[a] = job->b[a][p];
+            for (int a = 0; a < 6; a++) q[a] = b[a][p];
             uint32_t *list = lists[p & 1];
             size_t found = shared ? job->k->rows_slack(job->b, job->sid, range, nr, q, i, list, CACHE)
                                   : box_pairs(job, i, q, list, CACHE);
@@ -597,6 +604,9 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
         g->dx = (uint32_t)(floor(span[0] * g->inv) + 1);
         g->dy = (uint32_t)(floor(span[1] * g->inv) + 1);
         g->dz = (uint32_t)(floor(span[2] * g->inv) + 1);
+        g->top[0] = (double)(g->dx - 1);
+        g->top[1] = (double)(g->dy - 1);
+        g->top[2] = (double)(g->dz - 1);
         g->base = next;
         next += (size_t)g->dx * g->dy * g->dz;
     }
@@ -607,9 +617,9 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     memset(start, 0, (cells + 1) * sizeof *start);
     for (uint32_t i = 0; i < n; i++) {
         const level_grid *g = &job->grid[grid_of_level[level[i]]];
-        uint32_t cx = cell_of(qa[0][i], job->origin[0], g->inv, g->dx);
-        uint32_t cy = cell_of(qa[1][i], job->origin[1], g->inv, g->dy);
-        uint32_t cz = cell_of(qa[2][i], job->origin[2], g->inv, g->dz);
+        uint32_t cx = cell_of(qa[0][i], job->origin[0], g->inv, g->top[0]);
+        uint32_t cy = cell_of(qa[1][i], job->origin[1], g->inv, g->top[1]);
+        uint32_t cz = cell_of(qa[2][i], job->origin[2], g->inv, g->top[2]);
         size_t c = g->base + ((size_t)cz * g->dy + cy) * g->dx + cx;
         cell[i] = (uint32_t)c;
         start[c]++;
