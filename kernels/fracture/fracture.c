@@ -1,22 +1,24 @@
 /* Public entry points of the fracture box kernels: adjacency and anchors.
  *
  * Adjacency. The padded boxes are sorted by a counting sort into uniform
- * grids, one per size class ("level"): level L has cells of size
- * cs_L = cs0 * 2^L and holds the boxes whose largest extent is at most
- * cs_L * (1 - 2^-16), each in the cell of its min corner. Cells of one
+ * grids, one per size class ("level"): level L holds the boxes whose
+ * largest extent is at most cs_L * (1 - 2^-16), cs_L = cs0 * 2^L, in cells
+ * of size 2/3 cs_L, each box in the cell of its min corner. Cells of one
  * level are numbered x fastest, so a run of cells along x is one contiguous
  * range of the sorted boxes. Box i finds every box j > i that touches it by
- * visiting, in every level, the cells from c(lo_i) - 1 to c(hi_i) on each
- * axis: j touches i only if lo_j <= hi_i and lo_j >= lo_i - extent_j >=
- * lo_i - cs_L, so j's cell is within that range (c is monotone and exact to
- * far better than the 2^-16 margin). Each box is in one cell, and each
- * level's cells are visited once per box, so j is found once; the list of
- * box i is then sorted, which makes the whole output sorted (i ascending).
- * The box tests over each run of cells are the per-ISA kernel (same IEEE
- * compares everywhere), the rest is shared scalar code, so every ISA
- * returns the same pairs. cs0 starts at 1.5 x the largest extent among the
- * boxes of about the median size and doubles until all levels' grids hold at most
- * 2n + 64 cells. */
+ * visiting, in every level, the cells from c(lo_i - reach_L) to c(hi_i) on
+ * each axis, reach_L bounding the level's extents: j touches i only if
+ * lo_j <= hi_i and lo_j >= lo_i - extent_j >= lo_i - reach_L, so j's cell is
+ * within that range (c is monotone; margins cover the roundings). The boxes
+ * of one cell share one set of runs, those of the union of their boxes (a
+ * superset of each one's own). Each box is in one cell, and each level's
+ * cells are visited once per box, so j is found once; the list of box i is
+ * then sorted, which makes the whole output sorted (i ascending). The box
+ * tests over the runs are the per-ISA kernel (same IEEE compares
+ * everywhere), the rest is shared scalar code, so every ISA returns the
+ * same pairs. cs0 starts at 1.5 x the largest extent among the boxes of
+ * about the median size (from a sample) and doubles until all levels' grids
+ * hold at most 2n + 64 cells. */
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
