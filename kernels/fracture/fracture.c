@@ -204,16 +204,6 @@ static inline void padded(const float *const in[6], float pad, uint32_t i, float
     }
 }
 
-/* Largest extent of a padded box, in double. */
-static inline double extent_of(const float q[6]) {
-    double e = 0;
-    for (int a = 0; a < 3; a++) {
-        double d = (double)q[a + 3] - (double)q[a];
-        if (d > e) e = d;
-    }
-    return e;
-}
-
 /* Histogram bin of an extent: its binary exponent (0 for 0). */
 enum { BINS = 320 };
 static inline uint32_t bin_of(double e) {
