@@ -11,7 +11,10 @@
  * lo_j <= hi_i and lo_j >= lo_i - extent_j >= lo_i - reach_L, so j's cell is
  * within that range (c is monotone; margins cover the roundings). The boxes
  * of a cell of few boxes share one set of runs, those of the union of their
- * boxes (a superset of each one's own). Each box is in one cell, and each level's
+ * boxes (a superset of each one's own). Where ids follow the cells (a
+ * lattice numbered along x, y, z), the runs whose ids are all at most the
+ * cell's smallest are dropped (per cell, a bound on the ids up to it
+ * along its row). Each box is in one cell, and each level's
  * cells are visited once per box, so j is found once; the list of box i is
  * then sorted, which makes the whole output sorted (i ascending). The box
  * tests over the runs are the per-ISA kernel (same IEEE compares
