@@ -58,7 +58,7 @@ typedef struct wk_boxes {
 /* ------------------------------------------------------------ adjacency */
 
 /* Bytes of workspace wk_fracture_adjacency needs for n fragments (any
- * alignment; about 117 bytes per fragment). Errors: WK_ERR_NULL (bytes),
+ * alignment; about 181 bytes per fragment). Errors: WK_ERR_NULL (bytes),
  * WK_ERR_OVERFLOW (n > WK_FRACTURE_MAX_FRAGMENTS). */
 WK_API wk_status wk_fracture_adjacency_workspace_size(uint32_t n, size_t *bytes);
 

@@ -41,7 +41,7 @@ WK__DISPATCH_SIMD(wk__fracture_kernels, fracture_kernels)
 /* The adjacency's kernels: the dispatched ones, except that the AVX-512
  * variants take the box tests and the short sort from AVX2. The runs of a
  * lattice hold about 4 boxes, a quarter of a 16-lane vector; measured on
- * the 100k lattice (AMD Zen 4), the 16-lane rows_slack and sort16 (mask
+ * the 100k lattice (AMD Zen 4), the 16-lane rows_slack and sort32 (mask
  * compares, vpcompressd, mask moves) made the count pass 35% slower than
  * the 8-lane ones, and an 8-lane form with mask registers was 10% slower.
  * Same IEEE compares, so the same pairs either way. */
@@ -51,7 +51,7 @@ static const wk__fracture_kernels *adjacency_kernels(const wk__call *call, wk__f
     if (k == &wk__fracture_kernels_avx512 || k == &wk__fracture_kernels_avx512vbmi) {
         *mix = *k;
         mix->rows_slack = wk__fracture_kernels_avx2.rows_slack;
-        mix->sort16 = wk__fracture_kernels_avx2.sort16;
+        mix->sort32 = wk__fracture_kernels_avx2.sort32;
         return mix;
     }
 #else
@@ -60,7 +60,7 @@ static const wk__fracture_kernels *adjacency_kernels(const wk__call *call, wk__f
     return k;
 }
 
-enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, RANGES = 64, CELL_RANGES = 128 };
+enum { CHUNK = 256, MAX_LEVELS = 40, ALIGN = 64, CACHE = 16, MORE = 16, RANGES = 64, CELL_RANGES = 128 };
 /* Cells of at most this many boxes share one set of runs (measured: 2 to 8
  * alike on the lattice; all cells sharing was 60% slower on 100k random
  * boxes of sizes 0.2 to 5, whose cells hold about 30). */
@@ -133,7 +133,7 @@ static int arrays_overlap(const wk_boxes *b, const void *p, size_t bytes) {
 /* -------------------------------------------------------------- workspace */
 
 typedef struct ws_layout {
-    size_t bounds, sid, level, cell, start, chunk, cache, count, rowmax, total;
+    size_t bounds, sid, level, cell, start, chunk, cache, count, rowmax, more, total;
     size_t cells_max, chunks;
 } ws_layout;
 
@@ -145,12 +145,12 @@ static int layout_for(uint32_t n, ws_layout *l) {
     l->chunks = (size_t)((nn + CHUNK - 1) / CHUNK);
     uint64_t off = ALIGN; /* room to align the caller's pointer */
     uint64_t padded_n = nn + WK__FRACTURE_PAD;
-    uint64_t parts[9] = {6 * 4 * padded_n, 4 * padded_n, nn, 4 * nn, 4 * ((uint64_t)l->cells_max + 1),
-                         8 * ((uint64_t)l->chunks + 1), 4 * (uint64_t)CACHE * nn, 4 * nn,
-                         4 * ((uint64_t)l->cells_max + 1)};
-    size_t *at[9] = {&l->bounds, &l->sid, &l->level, &l->cell, &l->start, &l->chunk, &l->cache, &l->count,
-                     &l->rowmax};
-    for (int k = 0; k < 9; k++) {
+    uint64_t parts[10] = {6 * 4 * padded_n, 4 * padded_n, nn, 4 * nn, 4 * ((uint64_t)l->cells_max + 1),
+                          8 * ((uint64_t)l->chunks + 1), 4 * (uint64_t)CACHE * nn, 4 * nn,
+                          4 * ((uint64_t)l->cells_max + 1), 4 * (uint64_t)MORE * nn};
+    size_t *at[10] = {&l->bounds, &l->sid, &l->level, &l->cell, &l->start, &l->chunk, &l->cache, &l->count,
+                      &l->rowmax, &l->more};
+    for (int k = 0; k < 10; k++) {
         if (off > SIZE_MAX) return 0;
         *at[k] = (size_t)off;
         off = (off + parts[k] + ALIGN - 1) / ALIGN * ALIGN;
@@ -196,6 +196,9 @@ typedef struct adj_job {
                                row; NULL: not used (ids in no spatial order) */
     size_t *chunk_count;    /* per chunk: pairs (pass 1), then first pair (pass 2) */
     uint32_t *cache;        /* per box: up to CACHE neighbours j > i, sorted (pass 1) */
+    uint32_t *more;         /* per box: the next MORE of them (ids in no spatial order give a
+                               box more than CACHE of its neighbours above it, touched only
+                               then) */
     uint32_t *count;        /* per sorted position: the box's number of neighbours j > i */
     const uint32_t *pos;    /* per id: sorted position */
     uint32_t *pairs;        /* NULL in the counting pass */
@@ -388,7 +391,14 @@ static void spread(uint32_t *out, size_t n, uint32_t i) {
 
 static inline void sort_list(const adj_job *job, size_t p, const uint32_t *list) {
     size_t found = job->count[p];
-    if (found <= CACHE) job->k->sort16(list, found, job->cache + p * CACHE);
+    if (found <= CACHE) {
+        job->k->sort32(list, found, job->cache + p * CACHE);
+    } else if (found <= CACHE + MORE) {
+        uint32_t sorted[CACHE + MORE];
+        job->k->sort32(list, found, sorted);
+        memcpy(job->cache + p * CACHE, sorted, CACHE * sizeof *sorted);
+        memcpy(job->more + p * MORE, sorted + CACHE, (found - CACHE) * sizeof *sorted);
+    }
 }
 
 /* Pass 1 runs over the boxes in cell order (sorted positions), so that
@@ -410,7 +420,7 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     }
     size_t c = lo;
     uint32_t range[2 * CELL_RANGES], top_id[CELL_RANGES];
-    uint32_t lists[2][CACHE + WK__FRACTURE_SLACK];
+    uint32_t lists[2][CACHE + MORE + WK__FRACTURE_SLACK];
     const size_t first = p;
     /* Locals: the stores to the lists may alias the job's fields. */
     const float *b[6];
@@ -450,9 +460,9 @@ static void count_part(void *ctx, size_t begin, size_t end, uint32_t part) {
             }
             size_t found;
             if (nr != SIZE_MAX) {
-                found = job->k->rows_slack(job->b, job->sid, range, nr, q, i, list, CACHE);
+                found = job->k->rows_slack(job->b, job->sid, range, nr, q, i, list, CACHE + MORE);
             } else {
-                found = box_pairs(job, i, q, list, CACHE);
+                found = box_pairs(job, i, q, list, CACHE + MORE);
             }
             job->count[p] = (uint32_t)found; /* < n: every j is another box */
             /* The previous box's list is sorted now, one box late: the
@@ -480,11 +490,16 @@ static void emit_part(void *ctx, size_t begin, size_t end, uint32_t part) {
                 WK_PREFETCH(job->cache + pa * CACHE);
             }
             size_t p = job->pos[i], found = job->count[p];
-            if (found <= CACHE) {
-                const uint32_t *cache = job->cache + p * CACHE;
-                for (size_t t = 0; t < found; t++) {
+            if (found <= CACHE + MORE) {
+                const uint32_t *cache = job->cache + p * CACHE, *rest = job->more + p * MORE;
+                size_t t = 0;
+                for (; t < found && t < CACHE; t++) {
                     out[2 * t] = i;
                     out[2 * t + 1] = cache[t];
+                }
+                for (; t < found; t++) {
+                    out[2 * t] = i;
+                    out[2 * t + 1] = rest[t - CACHE];
                 }
             } else {
                 /* More than the cache holds: again, straight into the output. */
@@ -557,6 +572,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     uint32_t *cache = REGION(uint32_t, l.cache);
     uint32_t *box_count = REGION(uint32_t, l.count);
     uint32_t *rowmax = REGION(uint32_t, l.rowmax);
+    uint32_t *more = REGION(uint32_t, l.more);
 #undef REGION
 
     adj_job jobs;
@@ -728,6 +744,7 @@ static wk_status adjacency_run(const wk__call *call, const wk_boxes *frags, floa
     job->cells = cells;
     job->chunk_count = chunk_count;
     job->cache = cache;
+    job->more = more;
     job->count = box_count;
 
     /* Pass 1: every box's neighbours j > i (cached when few), then each

@@ -30,10 +30,11 @@ typedef struct wk__fracture_kernels {
      * entries of out past min(count, cap) may be written (unspecified). */
     size_t (*rows_slack)(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
                          const float q[6], uint32_t min_id, uint32_t *out, size_t cap);
-    /* dst[0..n) = the n <= 16 distinct ids < 2^31 of src[0..n), ascending;
-     * src is readable up to 17 entries (contents past n: any); dst has room
-     * for 16 (entries past n may be written: unspecified). */
-    void (*sort16)(const uint32_t *src, size_t n, uint32_t *dst);
+    /* dst[0..n) = the n <= 32 distinct ids < 2^31 of src[0..n), ascending;
+     * src is readable up to n rounded up to 16, plus 1, entries (contents
+     * past n: any); dst has room for n rounded up to 16 (entries past n may
+     * be written: unspecified). */
+    void (*sort32)(const uint32_t *src, size_t n, uint32_t *dst);
     /* q[a][i] = in[a][i] - pad (a < 3), in[a][i] + pad (a >= 3) for i < n,
      * in float; lohi[a] = the smallest q[a][i] (a < 3), the largest (a >=
      * 3). Returns 1 when every q is finite and in[a][i] <= in[a + 3][i],

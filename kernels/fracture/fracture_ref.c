@@ -50,7 +50,7 @@ static int prep_ref(const float *const in[6], size_t n, float pad, float *const 
     return valid;
 }
 
-static void sort16_ref(const uint32_t *src, size_t n, uint32_t *v) {
+static void sort32_ref(const uint32_t *src, size_t n, uint32_t *v) {
     for (size_t a = 0; a < n; a++) v[a] = src[a];
     for (size_t a = 1; a < n; a++) {
         uint32_t x = v[a];
@@ -60,4 +60,4 @@ static void sort16_ref(const uint32_t *src, size_t n, uint32_t *v) {
     }
 }
 
-const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, rows_ref, sort16_ref, prep_ref, anchor_ref};
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, rows_ref, sort32_ref, prep_ref, anchor_ref};

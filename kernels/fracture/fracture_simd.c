@@ -147,14 +147,15 @@ static void anchor(const float *const f[6], size_t n, float pads, const float as
 
 /* Rank sort: each id's place is the number of ids below it (the ids are
  * distinct); lanes past n read as 2^31 - 1, above every id. A list that is
- * already ascending (about 2/3 of a lattice's: its runs are visited in
- * cell order) is copied. */
-static void sort16(const uint32_t *src, size_t n, uint32_t *dst) {
-    static const uint32_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    enum { V = 16 / WK_W };
-    wk_vi all[V];
+ * already ascending (about 2/3 of a lattice's numbered along x, y, z: its
+ * runs are visited in cell order) is copied. V vectors (a constant: the
+ * loops unroll), n <= V * WK_W. */
+WK_INLINE void sort_ranks(const uint32_t *src, size_t n, uint32_t *dst, const size_t V) {
+    static const uint32_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    wk_vi all[32 / WK_W];
     const wk_vi top = wk_vi_set1(0x7FFFFFFFu), count = wk_vi_set1((uint32_t)n);
-    const wk_vi pairs = wk_vi_set1((uint32_t)n - 1u); /* n >= 1 here: src[l] < src[l + 1] for l < n - 1 */
+    const wk_vi pairs = wk_vi_set1((uint32_t)n - 1u); /* src[l] < src[l + 1] for l < n - 1 (none for n = 0) */
     uint32_t descents = 0;
     for (size_t b = 0; b < V; b++) {
         wk_vi l = wk_vi_loadu(iota + b * WK_W), v = wk_vi_loadu(src + b * WK_W);
@@ -173,4 +174,9 @@ static void sort16(const uint32_t *src, size_t n, uint32_t *dst) {
     }
 }
 
-const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, rows_slack, sort16, prep, anchor};
+static void sort32(const uint32_t *src, size_t n, uint32_t *dst) {
+    if (n <= 16) sort_ranks(src, n, dst, 16 / WK_W);
+    else sort_ranks(src, n, dst, 32 / WK_W);
+}
+
+const wk__fracture_kernels WK_SIMD_NAME(wk__fracture_kernels) = {rows, rows_slack, sort32, prep, anchor};
