@@ -58,7 +58,7 @@ typedef struct wk_boxes {
 /* ------------------------------------------------------------ adjacency */
 
 /* Bytes of workspace wk_fracture_adjacency needs for n fragments (any
- * alignment; about 110 bytes per fragment). Errors: WK_ERR_NULL (bytes),
+ * alignment; about 181 bytes per fragment). Errors: WK_ERR_NULL (bytes),
  * WK_ERR_OVERFLOW (n > WK_FRACTURE_MAX_FRAGMENTS). */
 WK_API wk_status wk_fracture_adjacency_workspace_size(uint32_t n, size_t *bytes);
 
@@ -81,10 +81,11 @@ WK_API wk_status wk_fracture_adjacency_workspace_size(uint32_t n, size_t *bytes)
  * smaller than the count: WK_ERR_CAPACITY, *count = the count needed, pairs
  * untouched.
  *
- * Method: the padded boxes go into uniform grids, one per size class (cell
- * size doubling from about 1.5 x the typical box size; each box in the class whose
- * cell holds it); each box tests the boxes of the cells its own box can
- * reach in every class, with vector box tests; never all pairs. Cost is
+ * Method: the padded boxes go into uniform grids, one per size class (class
+ * size doubling from about 1.5 x the typical box size, cells 2/3 of it; each
+ * box in the smallest class at least its size); the boxes of one cell test
+ * the boxes of the cells their union can reach in every class, with vector
+ * box tests; never all pairs. Cost is
  * about n * (neighbours + 27 cells) for boxes of similar size; a world with
  * boxes far apart and dense clusters keeps the grid at most about 2n cells,
  * so dense clusters then share cells (slower, still correct). Two passes

@@ -1,6 +1,8 @@
 /* Scalar reference of the fracture box tests. */
 #include "core/wk_fp_guard.h"
 
+#include <math.h>
+
 #include "fracture_impl.h"
 
 static size_t rows_ref(const float *const b[6], const uint32_t *ids, const uint32_t *range, size_t nr,
@@ -29,7 +31,27 @@ static void anchor_ref(const float *const f[6], size_t n, float pad, const float
     }
 }
 
-static void sort16_ref(uint32_t *v, size_t n) {
+static int prep_ref(const float *const in[6], size_t n, float pad, float *const q[6], float lohi[6]) {
+    int valid = 1;
+    for (int a = 0; a < 3; a++) {
+        float lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            float l = in[a][i] - pad, h = in[a + 3][i] + pad;
+            q[a][i] = l;
+            q[a + 3][i] = h;
+            /* x - x == 0 only for finite x. */
+            valid &= (l - l == 0) & (h - h == 0) & (in[a][i] <= in[a + 3][i]);
+            lo = l < lo ? l : lo;
+            hi = h > hi ? h : hi;
+        }
+        lohi[a] = lo;
+        lohi[a + 3] = hi;
+    }
+    return valid;
+}
+
+static void sort32_ref(const uint32_t *src, size_t n, uint32_t *v) {
+    for (size_t a = 0; a < n; a++) v[a] = src[a];
     for (size_t a = 1; a < n; a++) {
         uint32_t x = v[a];
         size_t b = a;
@@ -38,4 +60,4 @@ static void sort16_ref(uint32_t *v, size_t n) {
     }
 }
 
-const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, sort16_ref, anchor_ref};
+const wk__fracture_kernels wk__fracture_kernels_ref = {rows_ref, rows_ref, sort32_ref, prep_ref, anchor_ref};

@@ -47,6 +47,10 @@
  *   WK_W8, uint64_t wk_u8_ge_bits(p, t)  bit k iff p[k] >= t (unsigned), for
  *                             the WK_W8 bytes at p (32 / 64 / 16)          [contour]
  *   wk_vf wk_vf_fma(a, b, c)  a * b + c with one rounding (fused)      [spline perf]
+ *   uint32_t wk_vi_compress_storeu(p, m, a)  the lanes of a selected by m, in
+ *                             lane order, to p[0..count); returns count; writes
+ *                             all WK_W entries at p (past count: unspecified)
+ *                                                                 [fracture perf]
  *
  * and, on top of them (this file):
  *   WK_INLINE                 static inline, always inlined

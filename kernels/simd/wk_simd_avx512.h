@@ -141,3 +141,13 @@ static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
 /* ---- added for spline (perf) ---- */
 /* a * b + c per lane with one rounding (fused multiply-add). */
 static inline wk_vf wk_vf_fma(wk_vf a, wk_vf b, wk_vf c) { return _mm512_fmadd_ps(a, b, c); }
+/* ---- added for fracture (perf) ---- */
+/* Stores the lanes of a that m selects, in lane order, to p[0..count) and
+ * returns count; writes all WK_W entries at p (those past count:
+ * unspecified), so p needs room for WK_W. */
+static inline uint32_t wk_vi_compress_storeu(uint32_t *p, wk_vm m, wk_vi a) {
+    /* The register form and a plain store: vpcompressd to memory is slow
+     * on some cores (microcoded on AMD Zen 4). */
+    _mm512_storeu_si512(p, _mm512_maskz_compress_epi32(m, a));
+    return (uint32_t)__builtin_popcount((uint32_t)m);
+}

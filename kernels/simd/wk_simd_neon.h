@@ -155,3 +155,32 @@ static inline uint64_t wk_u8_ge_bits(const uint8_t *p, uint8_t t) {
 /* ---- added for spline (perf) ---- */
 /* a * b + c per lane with one rounding (fused multiply-add). */
 static inline wk_vf wk_vf_fma(wk_vf a, wk_vf b, wk_vf c) { return vfmaq_f32(c, a, b); }
+/* ---- added for fracture (perf) ---- */
+/* Stores the lanes of a that m selects, in lane order, to p[0..count) and
+ * returns count; writes all WK_W entries at p (those past count:
+ * unspecified), so p needs room for WK_W. */
+/* Per 4-bit mask: the byte shuffle that packs the selected lanes. */
+static const uint8_t wk__compress4_bytes[16][16] = {
+    {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+    {4, 5, 6, 7, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 4, 5, 6, 7, 255, 255, 255, 255, 255, 255, 255, 255},
+    {8, 9, 10, 11, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 8, 9, 10, 11, 255, 255, 255, 255, 255, 255, 255, 255},
+    {4, 5, 6, 7, 8, 9, 10, 11, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 255, 255, 255, 255},
+    {12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255},
+    {4, 5, 6, 7, 12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 255, 255, 255, 255},
+    {8, 9, 10, 11, 12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255},
+    {0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 255, 255, 255, 255},
+    {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 255, 255, 255, 255},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+};
+static inline uint32_t wk_vi_compress_storeu(uint32_t *p, wk_vm m, wk_vi a) {
+    uint32_t bits = wk_vm_bits(m);
+    uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(a), vld1q_u8(wk__compress4_bytes[bits]));
+    vst1q_u32(p, vreinterpretq_u32_u8(packed));
+    return (uint32_t)__builtin_popcount(bits);
+}

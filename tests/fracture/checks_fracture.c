@@ -94,6 +94,54 @@ int wk_check_fracture_adjacency_lattice(void) {
     return fails;
 }
 
+/* Crowded cells: five identical big boxes share one cell of a coarse
+ * level and each reaches more rows of the fine level than one set of runs
+ * holds (the one-box-at-a-time path), beside a jittered lattice of small
+ * boxes (cells of few boxes sharing their runs, lists sorted and not);
+ * ids interleaved. Every ISA and 1 or 2 threads against all pairs. */
+int wk_check_fracture_adjacency_crowded(void) {
+    int fails = 0;
+    enum { GX = 16, GY = 16, GZ = 8, SMALL = GX * GY * GZ, BIG = 5, N = SMALL + BIG };
+    boxset b = boxset_new(N);
+    wk_rng r = {99};
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        if (i % 400 == 17 && i / 400 < BIG) {
+            boxset_set(&b, i, 0.5f, 0.5f, -1.0f, 14.5f, 14.5f, 13.0f);
+            continue;
+        }
+        float x = (float)(s % GX), y = (float)(s / GX % GY), z = (float)(s / GX / GY);
+        s++;
+        float jx = (float)(wk_rng_u64(&r) % 9) * 0.01f, jy = (float)(wk_rng_u64(&r) % 9) * 0.01f;
+        boxset_set(&b, i, x + jx, y + jy, z, x + jx + 0.95f, y + jy + 0.95f, z + 0.95f);
+    }
+    EXPECT(s == SMALL, "generator placed %u small boxes", s);
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (int pi = 0; pi < 2; pi++) {
+        float pad = pi ? 0.05f : 0.0f;
+        size_t want_count;
+        uint32_t *want = all_pairs(&b, pad, &want_count);
+        for (int t = 0; t < nisa; t++)
+            for (int threads = 1; threads <= 2; threads++) {
+                wk_exec e = wk_exec_for(isas[t], threads);
+                uint32_t *got;
+                size_t got_count = 0;
+                wk_status st = adjacency_alloc(&b, pad, &e, &got, &got_count);
+                EXPECT(st == WK_OK && got_count == want_count, "crowded pad %g %s t%d: %zu pairs, all-pairs %zu (%d)",
+                       (double)pad, wk_isa_name((wk_isa)isas[t]), threads, got_count, want_count, st);
+                if (st == WK_OK && got_count == want_count && want_count > 0)
+                    EXPECT(memcmp(got, want, want_count * 2 * sizeof(uint32_t)) == 0,
+                           "crowded pad %g %s t%d: pairs differ from all-pairs", (double)pad,
+                           wk_isa_name((wk_isa)isas[t]), threads);
+                free(got);
+            }
+        free(want);
+    }
+    boxset_free(&b);
+    return fails;
+}
+
 typedef struct adj_ctx {
     const boxset *b;
     float pad;

@@ -3,6 +3,7 @@
     X(fracture_adjacency_vs_all_pairs, isa) \
     X(fracture_adjacency_lattice, isa)     \
     X(fracture_adjacency_isa, isa)         \
+    X(fracture_adjacency_crowded, isa)     \
     X(fracture_adjacency_two_call, plain)  \
     X(fracture_adjacency_bad_input, plain) \
     X(fracture_anchors, isa)               \
