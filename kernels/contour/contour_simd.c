@@ -211,8 +211,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->cur = next;
     if (j > 0 && cols) {
         idx[0] = i > 0 ? r->left_c1 : r->below_c3;
-        idx[1] = cols[2 * i];
-        idx[2] = cols[2 * i + 1];
+        idx[1] = cols[(tri ? 2 : 1) * (size_t)i];
+        idx[2] = tri ? cols[2 * (size_t)i + 1] : 0;
     } else if (j > 0) {
         idx[0] = r->below_c3;
         idx[1] = r->below_e2;
@@ -228,8 +228,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->left_c2 = idx[4];
     r->left_e1 = idx[3];
     if (cols) {
-        cols[2 * i] = idx[5];
-        cols[2 * i + 1] = idx[4];
+        cols[(tri ? 2 : 1) * (size_t)i] = idx[5];
+        if (tri) cols[2 * (size_t)i + 1] = idx[4];
         if (i == 0) r->below_c3 = idx[6];
     }
     unsigned config = cs;
@@ -273,7 +273,7 @@ WK_INLINE void seg_cell_interior(const wk__msq_job *job, wk__msq_row *r, unsigne
     unsigned c1 = cs >> 1 & 1u, c2 = cs >> 2 & 1u, c3 = cs >> 3 & 1u;
     uint32_t e[4];
     uint32_t next = r->cur;
-    e[0] = cols[2 * i];
+    e[0] = cols[i];
     e[3] = r->left_e1;
     e[1] = next;
     if (c1 != c2) {
@@ -291,7 +291,7 @@ WK_INLINE void seg_cell_interior(const wk__msq_job *job, wk__msq_row *r, unsigne
     }
     r->cur = next;
     r->left_e1 = e[1];
-    cols[2 * i] = e[2];
+    cols[i] = e[2];
     unsigned config = cs;
     if (cs == 5 || cs == 10)
         if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
@@ -315,6 +315,148 @@ WK_INLINE void below_fast(wk__msq_row *r, unsigned bcs, int tri, uint32_t i, uin
     r->below += wk__msq_popcount(own);
 }
 
+/* ------------------------------------------- segments only, interior rows */
+
+/* Vertices of a row are staged here (stores that a cell does not keep are
+ * overwritten by the next one; nothing past the kept ones reaches the
+ * caller's buffers), then copied out. */
+enum { STAGE = 256 };
+
+/* The two edge points a cell owns, without branches: t12 = wk__msq_t(v1,
+ * v2) on e1 and t32 = wk__msq_t(v3, v2) on e2; *y1 = the e1 point's y and
+ * *x2 = the e2 point's x, computed as wk__msq_position does (a t of -0
+ * becomes +0 here: the same position bits, gx + -0 == gx + 0). */
+#if defined(__SSE4_1__)
+#include <immintrin.h>
+WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
+                           float *x2) {
+    __m128 va = _mm_setr_ps(v1, v3, v1, v3), vb = _mm_set1_ps(v2);
+    __m128 t = _mm_div_ps(_mm_sub_ps(_mm_set1_ps(iso), va), _mm_sub_ps(vb, va));
+    __m128 bad = _mm_or_ps(_mm_cmpeq_ps(va, vb), _mm_cmpunord_ps(t, t));
+    t = _mm_blendv_ps(t, _mm_set1_ps(0.5f), bad);
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    __m128d p = _mm_mul_pd(_mm_add_pd(_mm_setr_pd(gy, gx), _mm_cvtps_pd(t)), _mm_set1_pd(cell));
+    __m128 f = _mm_cvtpd_ps(p);
+    *y1 = _mm_cvtss_f32(f);
+    *x2 = _mm_cvtss_f32(_mm_shuffle_ps(f, f, 1));
+}
+#else
+WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
+                           float *x2) {
+    *y1 = (float)((gy + (double)wk__msq_t(v1, v2, iso)) * cell);
+    *x2 = (float)((gx + (double)wk__msq_t(v3, v2, iso)) * cell);
+}
+#endif
+
+/* Indices of the mixed cells of a row (segments: the active cells), in
+ * order; list needs room for n + 4 entries. */
+static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t *list) {
+    const uint64_t top = (uint64_t)1 << 63; /* ctz of an emptied word: 63, never used */
+    size_t cnt = 0;
+    for (size_t w = 0; w * 64 < n; w++) {
+        cell_words c = words_at(lo, hi, w, n);
+        uint64_t a = active_of(&c, 0);
+        uint32_t k = (uint32_t)pop64(a), base = (uint32_t)(w * 64);
+        uint32_t *d = list + cnt;
+        for (uint32_t q = 0;; q += 4) { /* four at a time, past k unused */
+            d[q] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 1] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 2] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 3] = base + ctz64(a | top);
+            a &= a - 1;
+            if (q + 4 >= k) break;
+        }
+        cnt += k;
+    }
+    return cnt;
+}
+
+/* Segments only, cell row j > 0 of one strip: the same output as
+ * cell_fast / seg_cell_interior cell by cell. Interior cells that are not
+ * saddles run without branches: both candidate vertices are staged, the
+ * count advances by the crossings. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, const uint64_t *hi, size_t n,
+                    uint32_t j, uint32_t *WK_RESTRICT cols, uint32_t *WK_RESTRICT list, float top, int cwise) {
+    size_t cnt = decode_row(lo, hi, n, list), q = 0;
+    if (cnt && list[0] == 0) {
+        cell_fast(job, r, case_of(lo, hi, 0), 0, j, 0, 1, cwise, cols);
+        q = 1;
+    }
+    if (q == cnt) return;
+    float sx[STAGE + 4], sy[STAGE + 4];
+    uint32_t base = r->cur, ns = 0; /* sx[0] is vertex base; ns staged */
+#define FLUSH()                                                      \
+    do {                                                             \
+        if (ns) {                                                    \
+            memcpy(job->x + base, sx, ns * sizeof(float));           \
+            memcpy(job->y + base, sy, ns * sizeof(float));           \
+        }                                                            \
+        base += ns;                                                  \
+        ns = 0;                                                      \
+    } while (0)
+    const double cell = job->cell, gy = (double)(job->y0 + j), gx0 = (double)job->x0;
+    const float iso = job->iso;
+    const size_t stride = job->stride;
+    const float *vrow = job->v ? job->v + (size_t)j * stride : NULL;
+    const uint8_t *brow = job->v8 ? job->v8 + (size_t)j * stride : NULL;
+    uint32_t left = r->left_e1;
+    uint32_t *WK_RESTRICT o = job->seg + 2 * (size_t)r->seg;
+    for (; q < cnt; q++) {
+        uint32_t i = list[q];
+        float v0, v1, v2, v3;
+        if (vrow) {
+            const float *p = vrow + i;
+            v0 = p[0], v1 = p[1], v3 = p[stride], v2 = p[stride + 1];
+        } else {
+            const uint8_t *p = brow + i;
+            v0 = (float)p[0], v1 = (float)p[1], v3 = (float)p[stride], v2 = (float)p[stride + 1];
+        }
+        unsigned s1 = v1 >= iso, s2 = v2 >= iso, s3 = v3 >= iso;
+        unsigned cs = (unsigned)(v0 >= iso) | s1 << 1 | s2 << 2 | s3 << 3;
+        if (cs == 5 || cs == 10) { /* saddles: the general code */
+            FLUSH();
+            r->cur = base;
+            r->left_e1 = left;
+            r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
+            seg_cell_interior(job, r, cs, i, j, cols, top);
+            base = r->cur;
+            left = r->left_e1;
+            o = job->seg + 2 * (size_t)r->seg;
+            continue;
+        }
+        double gx = gx0 + (double)i; /* exact: integers below 2^53 */
+        float y1, x2;
+        edge_points(v1, v2, v3, iso, gx, gy, cell, &y1, &x2);
+        uint32_t e0 = cols[i], e1 = base + ns;
+        sx[ns] = (float)((gx + 1.0) * cell);
+        sy[ns] = y1;
+        ns += s1 ^ s2;
+        uint32_t e2 = base + ns;
+        sx[ns] = x2;
+        sy[ns] = top;
+        ns += s2 ^ s3;
+        uint32_t e[4] = {e0, e1, e2, left};
+        cols[i] = e2;
+        left = e1;
+        const uint8_t *t = wk__msq_seg_table[cs];
+        o[0] = e[t[1] >> 1];
+        o[1] = e[t[2] >> 1];
+        o += 2;
+        if (ns > STAGE - 2) FLUSH();
+    }
+    FLUSH();
+#undef FLUSH
+    r->cur = base;
+    r->left_e1 = left;
+    r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
+}
+
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
     const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
@@ -334,7 +476,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     rows_init(&sr);
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
-        uint32_t cols[2 * STRIP];
+        uint32_t cols[2 * STRIP + 8];
         size_t n = job->cw;
         if (j0 > 0) {
             r.below = below;
@@ -345,8 +487,8 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 for (uint64_t act = active_of(&b, tri); act; act &= act - 1) {
                     size_t i = w * 64 + ctz64(act);
                     below_fast(&r, case_of(sr.row[0], sr.row[1], i), tri, (uint32_t)i, j0);
-                    cols[2 * i] = r.below_e2;
-                    cols[2 * i + 1] = r.below_c2;
+                    cols[(tri ? 2 : 1) * i] = r.below_e2;
+                    if (tri) cols[2 * i + 1] = r.below_c2;
                     if (i == 0) col0_c3 = r.below_c3;
                 }
             }
@@ -357,6 +499,10 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
             /* all-solid interior cells (triangles): own c2 only, two triangles */
             const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
+            if (!tri && j > 0) {
+                seg_row(job, &r, lo, hi, n, j, cols, cols + STRIP, top, cwise);
+                continue;
+            }
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
                 uint64_t full = 0;
