@@ -322,6 +322,18 @@ WK_INLINE void below_fast(wk__msq_row *r, unsigned bcs, int tri, uint32_t i, uin
  * caller's buffers), then copied out. */
 enum { STAGE = 256 };
 
+/* While a row's cells are written, the node row that the next step
+ * classifies (three above the row's lower one) is requested a few lines
+ * per cell, so that memory keeps streaming during the emission (a
+ * prefetch never faults; without one the emission and the row reads take
+ * turns). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_R(p) __builtin_prefetch((p), 0, 3)
+#else
+#define PREFETCH_R(p) ((void)(p))
+#endif
+enum { AHEAD_ROWS = 3, AHEAD_LINES = 3 };
+
 /* The two edge points a cell owns, without branches: t12 = wk__msq_t(v1,
  * v2) on e1 and t32 = wk__msq_t(v3, v2) on e2; *y1 = the e1 point's y and
  * *x2 = the e2 point's x, computed as wk__msq_position does (a t of -0
@@ -384,6 +396,12 @@ __attribute__((noinline))
 static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, const uint64_t *hi, size_t n,
                     uint32_t j, uint32_t *WK_RESTRICT cols, uint32_t *WK_RESTRICT list, float top, int cwise) {
     size_t cnt = decode_row(lo, hi, n, list), q = 0;
+    const char *pf = NULL, *pfe = NULL; /* the lines of node row j + AHEAD_ROWS not yet requested */
+    if (j + AHEAD_ROWS <= job->ch) {
+        size_t at = (size_t)(j + AHEAD_ROWS) * job->stride;
+        pf = job->v ? (const char *)(job->v + at) : (const char *)(job->v8 + at);
+        pfe = pf + (n + 1) * (job->v ? sizeof(float) : 1);
+    }
     if (cnt && list[0] == 0) {
         cell_fast(job, r, case_of(lo, hi, 0), 0, j, 0, 1, cwise, cols);
         q = 1;
@@ -448,9 +466,14 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
         o[0] = e[t[1] >> 1];
         o[1] = e[t[2] >> 1];
         o += 2;
+        if (pf < pfe) {
+            for (int k = 0; k < AHEAD_LINES; k++) PREFETCH_R(pf + 64 * k);
+            pf += 64 * AHEAD_LINES;
+        }
         if (ns > STAGE - 2) FLUSH();
     }
     FLUSH();
+    for (; pf < pfe; pf += 64) PREFETCH_R(pf);
 #undef FLUSH
     r->cur = base;
     r->left_e1 = left;
