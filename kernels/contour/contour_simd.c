@@ -43,18 +43,28 @@ WK_INLINE unsigned ctz64(uint64_t x) {
 #endif
 }
 
-WK_INLINE void classify_step(const float *p, wk_vf iso, uint64_t *bits, size_t i, size_t m) {
-    uint64_t b = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + i, m), iso));
-    if (m < WK_W) b &= ((uint64_t)1 << m) - 1;
-    bits[i / 64] |= b << (i % 64);
-}
-
-/* bits[] = solid mask of n nodes at p (words past n cleared). */
+/* bits[] = solid mask of n nodes at p (words past n cleared). Each word is
+ * put together in a register (64 / WK_W compares) and stored once. */
 static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
-    size_t words = n / 64 + 2;
-    for (size_t w = 0; w < words; w++) bits[w] = 0;
     const wk_vf viso = wk_vf_set1(iso);
-    WK_VECTOR_LOOP(n, classify_step, p, viso, bits);
+    size_t full = n / 64;
+    for (size_t w = 0; w < full; w++) {
+        const float *q = p + w * 64;
+        uint64_t b = 0;
+        for (size_t k = 0; k < 64; k += WK_W) b |= (uint64_t)wk_vm_bits(wk_vf_ge(wk_vf_loadu(q + k), viso)) << k;
+        bits[w] = b;
+    }
+    /* the last n % 64 nodes through the same compares (partial loads) */
+    size_t rem = n - full * 64;
+    uint64_t b = 0;
+    for (size_t k = 0; k < rem; k += WK_W) {
+        size_t m = rem - k < WK_W ? rem - k : WK_W;
+        uint64_t x = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + full * 64 + k, m), viso));
+        if (m < WK_W) x &= ((uint64_t)1 << m) - 1;
+        b |= x << k;
+    }
+    bits[full] = b;
+    bits[full + 1] = 0;
 }
 
 /* Byte fields: one unsigned byte compare per WK_W8 nodes. */
