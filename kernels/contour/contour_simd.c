@@ -370,6 +370,28 @@ WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, d
 }
 #endif
 
+#if defined(__AVX__)
+/* Case from the compare mask of [c0 c1 c3 c2]. */
+static const uint8_t quad_case[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+
+/* The e1 point (x1, y1) and the e2 point's x (x2) of a cell, q = [v0 v1 v3
+ * v2], at = [gy, gx, gx + 1, _]: as wk__msq_position (a t of -0 becomes
+ * +0, the same position bits). */
+WK_INLINE void quad_points(__m128 q, __m128 viso, __m256d at, __m256d vcell, float *x1, float *y1, float *x2) {
+    __m128 va = _mm_shuffle_ps(q, q, _MM_SHUFFLE(2, 2, 2, 1)); /* v1 v3 */
+    __m128 vb = _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 3, 3)); /* v2 v2 */
+    __m128 t = _mm_div_ps(_mm_sub_ps(viso, va), _mm_sub_ps(vb, va));
+    __m128 bad = _mm_or_ps(_mm_cmp_ps(va, vb, _CMP_EQ_OQ), _mm_cmp_ps(t, t, _CMP_UNORD_Q));
+    t = _mm_blendv_ps(t, _mm_set1_ps(0.5f), bad);
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    t = _mm_blend_ps(t, _mm_setzero_ps(), 0xC); /* lane 2: gx + 1 + 0, exact */
+    __m128 f = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(at, _mm256_cvtps_pd(t)), vcell));
+    *y1 = _mm_cvtss_f32(f);
+    *x2 = _mm_cvtss_f32(_mm_shuffle_ps(f, f, 1));
+    *x1 = _mm_cvtss_f32(_mm_movehl_ps(f, f));
+}
+#endif
+
 /* Indices of the mixed cells of a row (segments: the active cells), in
  * order; list needs room for n + 4 entries. */
 static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t *list) {
@@ -435,8 +457,24 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
     const uint8_t *brow = job->v8 ? job->v8 + (size_t)j * stride : NULL;
     uint32_t left = r->left_e1;
     uint32_t *WK_RESTRICT o = job->seg + 2 * (size_t)r->seg;
+#if defined(__AVX__)
+    const __m128 viso4 = _mm_set1_ps(iso);
+    /* per cell + i: [gy, gx, gx + 1, unused] (the lanes that take i: exact sums) */
+    const __m256d row_base = _mm256_setr_pd(gy - 0.0, gx0, gx0 + 1.0, 0.0), vcell = _mm256_set1_pd(cell);
+#endif
     for (; q < cnt; q++) {
         uint32_t i = list[q];
+#if defined(__AVX__)
+        __m128 qv; /* c0 c1 c3 c2 */
+        if (vrow) {
+            const float *p = vrow + i;
+            qv = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), (const __m64 *)(p + stride));
+        } else {
+            const uint8_t *p = brow + i;
+            qv = _mm_setr_ps((float)p[0], (float)p[1], (float)p[stride], (float)p[stride + 1]);
+        }
+        unsigned cs = quad_case[_mm_movemask_ps(_mm_cmp_ps(qv, viso4, _CMP_GE_OQ))];
+#else
         float v0, v1, v2, v3;
         if (vrow) {
             const float *p = vrow + i;
@@ -445,8 +483,9 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             const uint8_t *p = brow + i;
             v0 = (float)p[0], v1 = (float)p[1], v3 = (float)p[stride], v2 = (float)p[stride + 1];
         }
-        unsigned s1 = v1 >= iso, s2 = v2 >= iso, s3 = v3 >= iso;
-        unsigned cs = (unsigned)(v0 >= iso) | s1 << 1 | s2 << 2 | s3 << 3;
+        unsigned cs = (unsigned)(v0 >= iso) | (unsigned)(v1 >= iso) << 1 | (unsigned)(v2 >= iso) << 2 |
+                      (unsigned)(v3 >= iso) << 3;
+#endif
         if (cs == 5 || cs == 10) { /* saddles: the general code */
             FLUSH();
             r->cur = base;
@@ -458,11 +497,18 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             o = job->seg + 2 * (size_t)r->seg;
             continue;
         }
+        unsigned s1 = cs >> 1 & 1u, s2 = cs >> 2 & 1u, s3 = cs >> 3 & 1u;
+        float x1, y1, x2;
+#if defined(__AVX__)
+        quad_points(qv, viso4, _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6)), vcell,
+                    &x1, &y1, &x2);
+#else
         double gx = gx0 + (double)i; /* exact: integers below 2^53 */
-        float y1, x2;
+        x1 = (float)((gx + 1.0) * cell);
         edge_points(v1, v2, v3, iso, gx, gy, cell, &y1, &x2);
+#endif
         uint32_t e0 = cols[i], e1 = base + ns;
-        sx[ns] = (float)((gx + 1.0) * cell);
+        sx[ns] = x1;
         sy[ns] = y1;
         ns += s1 ^ s2;
         uint32_t e2 = base + ns;
