@@ -25,6 +25,10 @@
 /* Cells per strip: rows wider than this are classified a strip at a time
  * (each node row then three times). */
 enum { STRIP = 4096, WORDS = STRIP / 64 + 2 };
+/* One-strip column handover (write_rows): cols[i] holds the e2 index of
+ * the last cell written in column i, cols[C2OFF + i] its c2 index
+ * (triangles) or, segments only, the row's cell list. */
+enum { C2OFF = STRIP + 8 };
 
 WK_INLINE uint64_t pop64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);
@@ -221,8 +225,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->cur = next;
     if (j > 0 && cols) {
         idx[0] = i > 0 ? r->left_c1 : r->below_c3;
-        idx[1] = cols[(tri ? 2 : 1) * (size_t)i];
-        idx[2] = tri ? cols[2 * (size_t)i + 1] : 0;
+        idx[1] = cols[i];
+        idx[2] = tri ? cols[C2OFF + (size_t)i] : 0;
     } else if (j > 0) {
         idx[0] = r->below_c3;
         idx[1] = r->below_e2;
@@ -238,8 +242,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->left_c2 = idx[4];
     r->left_e1 = idx[3];
     if (cols) {
-        cols[(tri ? 2 : 1) * (size_t)i] = idx[5];
-        if (tri) cols[2 * (size_t)i + 1] = idx[4];
+        cols[i] = idx[5];
+        if (tri) cols[C2OFF + (size_t)i] = idx[4];
         if (i == 0) r->below_c3 = idx[6];
     }
     unsigned config = cs;
@@ -536,6 +540,49 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
     r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
 }
 
+#if defined(__AVX2__)
+/* Runs of all-solid cells, eight at a time: the six index vectors of their
+ * 16 triangles come from the c1 column indices (one permute) and from the
+ * new c2 indices (base + constant), per [winding][output vector][lane];
+ * full_first marks the lanes that take the run's carried c0 and c3.
+ * Fields of a cell: counter-clockwise c0 c1 c2, c0 c2 c3; clockwise c0 c2
+ * c1, c0 c3 c2. */
+static const int32_t full_perm[2][6][8] = {{{0, 0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 2, 0, 1}, {0, 0, 2, 3, 0, 2, 0, 0}, {3, 4, 0, 3, 0, 0, 4, 5}, {0, 4, 0, 0, 5, 6, 0, 5}, {0, 0, 6, 7, 0, 6, 0, 0}}, {{0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 1, 0, 2, 1}, {0, 0, 2, 0, 3, 2, 0, 0}, {3, 0, 4, 3, 0, 0, 4, 0}, {5, 4, 0, 0, 5, 0, 6, 5}, {0, 0, 6, 0, 7, 6, 0, 0}}};
+static const int32_t full_add[2][6][8] = {{{0, 0, 0, 0, 0, -1, 0, 0}, {1, 0, 1, 0, 0, 0, 2, 0}, {2, 1, 0, 0, 3, 0, 3, 2}, {0, 0, 4, 0, 4, 3, 0, 0}, {5, 0, 5, 4, 0, 0, 6, 0}, {6, 5, 0, 0, 7, 0, 7, 6}}, {{0, 0, 0, 0, -1, 0, 0, 1}, {0, 0, 0, 1, 0, 2, 0, 0}, {1, 2, 0, 3, 0, 0, 2, 3}, {0, 4, 0, 0, 3, 4, 0, 5}, {0, 0, 4, 5, 0, 6, 0, 0}, {5, 6, 0, 7, 0, 0, 6, 7}}};
+static const int32_t full_sel[2][6][8] = {{{0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}, {0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}}, {{0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}, {0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}}};
+static const int32_t full_first[2][2][8] = {{{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, -1, 0, 0}}, {{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, -1, 0, 0, 0}}};
+
+/* Eight cells of a run: o gets 48 indices, col[0..7] the c1 indices in and
+ * the c2 indices out, xo / yo the 8 new c2 vertices (x = (gx1 + k) * cell,
+ * exact integer sums in double as the scalar loop). *c0 / *c3 carry the
+ * last c1 / c2. */
+WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t *c0,
+                         uint32_t *c3, double gx1, double cell, float top, int cwise) {
+    __m256i c1 = _mm256_loadu_si256((const __m256i *)col);
+    __m256i vb = _mm256_set1_epi32((int32_t)base);
+    for (int m = 0; m < 6; m++) {
+        __m256i a = _mm256_permutevar8x32_epi32(c1, _mm256_loadu_si256((const __m256i *)full_perm[cwise][m]));
+        __m256i b = _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[cwise][m]));
+        __m256i om = _mm256_blendv_epi8(a, b, _mm256_loadu_si256((const __m256i *)full_sel[cwise][m]));
+        if (m == 0) {
+            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c0),
+                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][0]));
+            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c3),
+                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][1]));
+        }
+        _mm256_storeu_si256((__m256i *)(o + 8 * m), om);
+    }
+    _mm256_storeu_si256((__m256i *)col, _mm256_add_epi32(vb, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    *c0 = (uint32_t)_mm256_extract_epi32(c1, 7);
+    *c3 = base + 7;
+    __m256d g = _mm256_set1_pd(gx1), vc = _mm256_set1_pd(cell);
+    __m128 xl = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(0, 1, 2, 3)), vc));
+    __m128 xh = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(4, 5, 6, 7)), vc));
+    _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
+    _mm256_storeu_ps(yo, _mm256_set1_ps(top));
+}
+#endif
+
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
     const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
@@ -555,7 +602,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     rows_init(&sr);
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
-        uint32_t cols[2 * STRIP + 8];
+        uint32_t cols[C2OFF + STRIP + 8];
         size_t n = job->cw;
         if (j0 > 0) {
             r.below = below;
@@ -566,8 +613,8 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 for (uint64_t act = active_of(&b, tri); act; act &= act - 1) {
                     size_t i = w * 64 + ctz64(act);
                     below_fast(&r, case_of(sr.row[0], sr.row[1], i), tri, (uint32_t)i, j0);
-                    cols[(tri ? 2 : 1) * i] = r.below_e2;
-                    if (tri) cols[2 * i + 1] = r.below_c2;
+                    cols[i] = r.below_e2;
+                    if (tri) cols[C2OFF + i] = r.below_c2;
                     if (i == 0) col0_c3 = r.below_c3;
                 }
             }
@@ -579,7 +626,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             /* all-solid interior cells (triangles): own c2 only, two triangles */
             const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
             if (!tri && j > 0) {
-                seg_row(job, &r, lo, hi, n, j, cols, cols + STRIP, top, cwise);
+                seg_row(job, &r, lo, hi, n, j, cols, cols + C2OFF, top, cwise);
                 continue;
             }
             for (size_t w = 0; w * 64 < n; w++) {
@@ -597,8 +644,9 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                         uint32_t c0 = r.left_c1, c3 = r.left_c2, base = r.cur;
                         float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
                         uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r.tri;
-                        uint32_t *WK_RESTRICT col = cols + 2 * (size_t)i + 1;
-                        const double cell = job->cell, gx1 = (double)(job->x0 + i) + 1.0;
+                        uint32_t *WK_RESTRICT col = cols + C2OFF + (size_t)i;
+                        const double cell = job->cell;
+                        double gx1 = (double)(job->x0 + i) + 1.0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* index pairs as 64-bit stores (little-endian: the low half comes first) */
 #define PAIR(dst, a, b)                                       \
@@ -611,16 +659,32 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
 #endif
 #define FULL_RUN(P1, P2, Q1, Q2)                              \
     for (unsigned k = 0; k < run; k++) {                      \
-        uint32_t c1 = col[2 * k], c2 = base + k;              \
+        uint32_t c1 = col[k], c2 = base + k;                  \
         xo[k] = (float)((gx1 + (double)k) * cell);            \
         yo[k] = top;                                          \
         PAIR(o + 6 * k, c0, P1);                              \
         PAIR(o + 6 * k + 2, P2, c0);                          \
         PAIR(o + 6 * k + 4, Q1, Q2);                          \
-        col[2 * k] = c2;                                      \
+        col[k] = c2;                                          \
         c0 = c1;                                              \
         c3 = c2;                                              \
     }
+#if defined(__AVX2__)
+                        {
+                            unsigned done = 0;
+                            for (; done + 8 <= run; done += 8)
+                                full_run8(o + 6 * done, col + done, xo + done, yo + done, base + done, &c0, &c3,
+                                          gx1 + (double)done, cell, top, cwise);
+                            xo += done, yo += done, o += 6 * done, col += done;
+                            base += done;
+                            run -= done;
+                            gx1 += (double)done;
+                            i += done;
+                            r.cur += done;
+                            r.tri += 2 * done;
+                            bit += done;
+                        }
+#endif
                         if (cwise) FULL_RUN(c2, c1, c3, c2) else FULL_RUN(c1, c2, c2, c3)
 #undef FULL_RUN
 #undef PAIR
