@@ -54,9 +54,18 @@ static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
     size_t full = n / 64;
     for (size_t w = 0; w < full; w++) {
         const float *q = p + w * 64;
+#if defined(WK_SIMD_AVX512)
+        /* the four compare masks joined in mask registers, one kmov out */
+        __mmask32 m01 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 16), viso),
+                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q), viso));
+        __mmask32 m23 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 48), viso),
+                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q + 32), viso));
+        bits[w] = (uint64_t)_mm512_kunpackd((__mmask64)m23, (__mmask64)m01);
+#else
         uint64_t b = 0;
         for (size_t k = 0; k < 64; k += WK_W) b |= (uint64_t)wk_vm_bits(wk_vf_ge(wk_vf_loadu(q + k), viso)) << k;
         bits[w] = b;
+#endif
     }
     /* the last n % 64 nodes through the same compares (partial loads) */
     size_t rem = n - full * 64;
@@ -122,7 +131,9 @@ WK_INLINE cell_words words_at(const uint64_t *lo, const uint64_t *hi, size_t w, 
 WK_INLINE uint64_t active_of(const cell_words *c, int tri) {
     uint64_t any = c->l | c->l1 | c->u | c->u1;
     uint64_t all = c->l & c->l1 & c->u & c->u1;
-    return (tri ? any : any & ~all) & c->valid;
+    /* all is inside any: any ^ all == any & ~all, without a NOT that gcc
+     * may route through AVX-512 mask registers (kandn + two kmov) */
+    return (tri ? any : any ^ all) & c->valid;
 }
 
 /* Rolling node-row masks of one strip. */
@@ -172,7 +183,8 @@ static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq
                 uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
                 uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
                 uint64_t mixed = h_lo | h_hi | v_l | v_r;
-                uint64_t saddle = ~(cw.l ^ cw.u1) & ~(cw.l1 ^ cw.u) & (cw.l ^ cw.l1) & v;
+                /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
+                uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
                 vert += pop64(v_r) + pop64(h_hi) + T * pop64(cw.u1 & v);
                 if (j == 0) vert += pop64(h_lo) + T * pop64(cw.l1 & v);
                 if (s0 == 0 && w == 0) vert += (v_l & 1) + T * (cw.u & 1) + (j == 0 ? T * (cw.l & 1) : 0);
