@@ -360,33 +360,17 @@ enum { STAGE = 256 };
 #endif
 enum { AHEAD_ROWS = 3, AHEAD_LINES = 3 };
 
-/* The two edge points a cell owns, without branches: t12 = wk__msq_t(v1,
- * v2) on e1 and t32 = wk__msq_t(v3, v2) on e2; *y1 = the e1 point's y and
- * *x2 = the e2 point's x, computed as wk__msq_position does (a t of -0
- * becomes +0 here: the same position bits, gx + -0 == gx + 0). */
-#if defined(__SSE4_1__)
-#include <immintrin.h>
-WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
-                           float *x2) {
-    __m128 va = _mm_setr_ps(v1, v3, v1, v3), vb = _mm_set1_ps(v2);
-    __m128 t = _mm_div_ps(_mm_sub_ps(_mm_set1_ps(iso), va), _mm_sub_ps(vb, va));
-    __m128 bad = _mm_or_ps(_mm_cmpeq_ps(va, vb), _mm_cmpunord_ps(t, t));
-    t = _mm_blendv_ps(t, _mm_set1_ps(0.5f), bad);
-    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
-    __m128d p = _mm_mul_pd(_mm_add_pd(_mm_setr_pd(gy, gx), _mm_cvtps_pd(t)), _mm_set1_pd(cell));
-    __m128 f = _mm_cvtpd_ps(p);
-    *y1 = _mm_cvtss_f32(f);
-    *x2 = _mm_cvtss_f32(_mm_shuffle_ps(f, f, 1));
-}
-#else
+/* Without AVX (NEON): the e1 point's y and the e2 point's x of a cell as
+ * wk__msq_position computes them. */
 WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
                            float *x2) {
     *y1 = (float)((gy + (double)wk__msq_t(v1, v2, iso)) * cell);
     *x2 = (float)((gx + (double)wk__msq_t(v3, v2, iso)) * cell);
 }
-#endif
 
 #if defined(__AVX__)
+#include <immintrin.h>
+
 /* Case from the compare mask of [c0 c1 c3 c2]. */
 static const uint8_t quad_case[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
 
