@@ -360,6 +360,7 @@ enum { STAGE = 256 };
 #endif
 enum { AHEAD_ROWS = 3, AHEAD_LINES = 3 };
 
+#if !defined(__AVX__)
 /* Without AVX (NEON): the e1 point's y and the e2 point's x of a cell as
  * wk__msq_position computes them. */
 WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
@@ -367,6 +368,7 @@ WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, d
     *y1 = (float)((gy + (double)wk__msq_t(v1, v2, iso)) * cell);
     *x2 = (float)((gx + (double)wk__msq_t(v3, v2, iso)) * cell);
 }
+#endif
 
 #if defined(__AVX__)
 #include <immintrin.h>
