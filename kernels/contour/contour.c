@@ -12,10 +12,6 @@ WK__DISPATCH_SIMD(wk__contour_kernels, contour_kernels)
 
 enum { KNOWN_FLAGS = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS | WK_MSQ_CLOCKWISE };
 
-/* Output bytes from which a build writes its bulk with streaming stores
- * (a variable so that the tests can reach that path on small meshes). */
-uint64_t wk__msq_stream_bytes = (uint64_t)64 << 20;
-
 /* Bounds in 64 bits (never overflow for uint32 sizes). */
 static void bounds64(uint32_t cw, uint32_t ch, uint32_t flags, uint64_t *v, uint64_t *t, uint64_t *s) {
     uint64_t w = cw, h = ch;
@@ -171,8 +167,6 @@ static wk_status build_job(const wk__call *call, build_ctx *cp, const void *fiel
                         (unsigned long long)total.vert, (unsigned long long)total.tri,
                         (unsigned long long)total.seg, out->vert_cap, tri_cap, seg_cap);
     }
-    /* an output far larger than the caches goes past them (whole lines) */
-    cp->job.stream = total.vert * 8 + total.tri * 12 + total.seg * 8 >= wk__msq_stream_bytes;
     wk__parallel_for(call, ch, cw, write_part, cp);
     out->nvert = (uint32_t)total.vert;
     out->ntri = (uint32_t)total.tri;

@@ -24,7 +24,6 @@ typedef struct wk__msq_job {
     uint32_t flags;
     float *x, *y;
     uint32_t *tri, *seg;
-    uint32_t stream; /* large output: a path may write whole lines past the caches */
 } wk__msq_job;
 
 typedef struct wk__msq_counts {
@@ -41,10 +40,6 @@ typedef struct wk__contour_kernels {
     void (*write_rows)(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c);
 } wk__contour_kernels;
-
-/* Counted builds whose output has at least this many bytes set
- * wk__msq_job.stream (contour.c; tests lower it to reach that path). */
-extern uint64_t wk__msq_stream_bytes;
 
 /* wk_msq_build after wk__begin (contour.c); the chunked field calls it per
  * chunk with a one-thread call. */

@@ -579,62 +579,7 @@ WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint3
     _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
     _mm256_storeu_ps(yo, _mm256_set1_ps(top));
 }
-
-/* Streaming output (job->stream): values are staged and whole 64-byte
- * lines go to memory with non-temporal stores (no read for ownership, no
- * cache pollution); the partial first and last lines of a span take plain
- * stores. buf[k] belongs at line + k; entries [lo, p) are staged. */
-typedef struct ntbuf {
-    uint32_t buf[96]; /* any alignment: only the destination lines need 64 */
-    uint32_t *line;
-    unsigned lo, p;
-} ntbuf;
-
-WK_INLINE void nt_begin(ntbuf *b, void *dst) {
-    unsigned off = (unsigned)(((uintptr_t)dst & 63) >> 2);
-    b->line = (uint32_t *)dst - off;
-    b->lo = b->p = off;
-}
-
-/* After k more entries were written at buf + p: whole lines out. */
-WK_INLINE void nt_commit(ntbuf *b, unsigned k) {
-    b->p += k;
-    unsigned lines = b->p / 16;
-    if (!lines) return;
-    for (unsigned l = 0; l < lines; l++) {
-        const uint32_t *src = b->buf + 16 * l;
-        if (l == 0 && b->lo) {
-            memcpy(b->line + b->lo, src + b->lo, (16 - b->lo) * sizeof(uint32_t));
-        } else {
-            _mm256_stream_si256((__m256i *)(b->line + 16 * l), _mm256_loadu_si256((const __m256i *)src));
-            _mm256_stream_si256((__m256i *)(b->line + 16 * l + 8), _mm256_loadu_si256((const __m256i *)(src + 8)));
-        }
-    }
-    b->lo = 0;
-    b->line += 16 * lines;
-    b->p -= 16 * lines;
-    __m256i r0 = _mm256_loadu_si256((const __m256i *)(b->buf + 16 * lines));
-    __m256i r1 = _mm256_loadu_si256((const __m256i *)(b->buf + 16 * lines + 8));
-    _mm256_storeu_si256((__m256i *)b->buf, r0);
-    _mm256_storeu_si256((__m256i *)(b->buf + 8), r1);
-}
-
-WK_INLINE void nt_end(ntbuf *b) {
-    if (b->p > b->lo) memcpy(b->line + b->lo, b->buf + b->lo, (b->p - b->lo) * sizeof(uint32_t));
-    b->lo = b->p = 0;
-}
-
-/* full_run8 with the triangles and x, y into streaming buffers. */
-WK_INLINE void full_run8_nt(ntbuf *bt, ntbuf *bx, ntbuf *by, uint32_t *col, uint32_t base, uint32_t *c0, uint32_t *c3,
-                            double gx1, double cell, float top, int cwise) {
-    full_run8(bt->buf + bt->p, col, (float *)(bx->buf + bx->p), (float *)(by->buf + by->p), base, c0, c3, gx1, cell,
-              top, cwise);
-    nt_commit(bt, 48);
-    nt_commit(bx, 8);
-    nt_commit(by, 8);
-}
 #endif
-
 
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
@@ -725,18 +670,6 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
 #if defined(__AVX2__)
                         {
                             unsigned done = 0;
-                            if (job->stream && run >= 16) {
-                                ntbuf bt, bx, by;
-                                nt_begin(&bt, o);
-                                nt_begin(&bx, xo);
-                                nt_begin(&by, yo);
-                                for (; done + 8 <= run; done += 8)
-                                    full_run8_nt(&bt, &bx, &by, col + done, base + done, &c0, &c3,
-                                                 gx1 + (double)done, cell, top, cwise);
-                                nt_end(&bt);
-                                nt_end(&bx);
-                                nt_end(&by);
-                            }
                             for (; done + 8 <= run; done += 8)
                                 full_run8(o + 6 * done, col + done, xo + done, yo + done, base + done, &c0, &c3,
                                           gx1 + (double)done, cell, top, cwise);
@@ -767,9 +700,6 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 }
             }
         }
-#if defined(__AVX2__)
-        if (job->stream) _mm_sfence(); /* the streamed lines before any later store */
-#endif
         c->vert = r.cur - vbase;
         c->tri = r.tri - tbase;
         c->seg = r.seg - sbase;

@@ -521,26 +521,6 @@ int wk_check_msq_isa_wide(void) {
     return fails;
 }
 
-/* Meshes as large as streaming output (wk__msq_stream_bytes, internal):
- * lowered to 0, every counted build takes that path (long all-solid runs
- * with streamed triangle and vertex lines, unaligned starts via x0 and the
- * harness' offsets). */
-extern uint64_t wk__msq_stream_bytes;
-
-int wk_check_msq_isa_stream(void) {
-    int fails = 0;
-    uint64_t saved = wk__msq_stream_bytes;
-    wk__msq_stream_bytes = 0;
-    const uint32_t w = 330, h = 26;
-    float *v = wk_contour_noise_field(w, h, 21, 1.0 / 60.0, 0.3f);
-    fails += isa_compare(v, w, h, 0, 0, w - 1, h - 1, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS, "stream");
-    fails += isa_compare(v, w, h, 3, 2, 301, h - 5, 0.0f, WK_MSQ_TRIANGLES | WK_MSQ_CLOCKWISE, "stream cw");
-    fails += isa_compare(v, w, h, 1, 1, 77, 20, -0.2f, WK_MSQ_TRIANGLES, "stream narrow");
-    free(v);
-    wk__msq_stream_bytes = saved;
-    return fails;
-}
-
 /* Random fields with many saddles and specials. */
 int wk_check_msq_isa_random(void) {
     int fails = 0;

@@ -7,7 +7,6 @@
     X(msq_isa_sizes, isa)              \
     X(msq_isa_wide, isa)               \
     X(msq_isa_random, isa)             \
-    X(msq_isa_stream, isa)             \
     X(msq_bad_input, plain)            \
     X(msq_canaries, isa)               \
     X(msq_u8, isa)                     \
