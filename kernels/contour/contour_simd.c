@@ -166,8 +166,43 @@ static void rows_init(strip_rows *sr) {
     sr->r0 = UINT32_MAX;
 }
 
+/* Counts of cell row j of a strip (masks lo, hi; n cells); T (triangles)
+ * and S (segments) are constants at each call site, so that a build
+ * without triangles computes none of their bit counts. */
+WK_INLINE void count_row(const wk__msq_job *job, const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t j,
+                         uint32_t s0, const int T, const int S, uint64_t *vert_, uint64_t *tri_, uint64_t *seg_) {
+    uint64_t vert = 0, tri = 0, seg = 0;
+    for (size_t w = 0; w * 64 < n; w++) {
+        cell_words cw = words_at(lo, hi, w, n);
+        uint64_t v = cw.valid;
+        uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
+        uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
+        /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
+        uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
+        vert += pop64(v_r) + pop64(h_hi);
+        if (T) vert += pop64(cw.u1 & v);
+        if (j == 0) vert += pop64(h_lo) + (T ? pop64(cw.l1 & v) : 0);
+        if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
+        if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + (saddle ? pop64(saddle) : 0);
+        if (T) {
+            uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
+            uint64_t sep = 0;
+            for (uint64_t sd = saddle; sd; sd &= sd - 1) {
+                float fv[4];
+                wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
+                sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
+            }
+            tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
+                   pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
+        }
+    }
+    *vert_ += vert;
+    *tri_ += tri;
+    *seg_ += seg;
+}
+
 static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *c) {
-    const uint64_t T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    const int T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
     int one_strip = job->cw <= STRIP;
     strip_rows sr;
     rows_init(&sr);
@@ -177,30 +212,9 @@ static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq
             size_t n = job->cw - s0 < STRIP ? job->cw - s0 : STRIP;
             rows_at(job, &sr, j, job->ch, s0, n, one_strip);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
-            for (size_t w = 0; w * 64 < n; w++) {
-                cell_words cw = words_at(lo, hi, w, n);
-                uint64_t v = cw.valid;
-                uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
-                uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
-                uint64_t mixed = h_lo | h_hi | v_l | v_r;
-                /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
-                uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
-                vert += pop64(v_r) + pop64(h_hi) + T * pop64(cw.u1 & v);
-                if (j == 0) vert += pop64(h_lo) + T * pop64(cw.l1 & v);
-                if (s0 == 0 && w == 0) vert += (v_l & 1) + T * (cw.u & 1) + (j == 0 ? T * (cw.l & 1) : 0);
-                seg += S * (pop64(mixed) + pop64(saddle));
-                if (T) {
-                    uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
-                    uint64_t sep = 0;
-                    for (uint64_t sd = saddle; sd; sd &= sd - 1) {
-                        float fv[4];
-                        wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
-                        sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
-                    }
-                    tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
-                           pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
-                }
-            }
+            if (!T) count_row(job, lo, hi, n, j, s0, 0, 1, &vert, &tri, &seg);
+            else if (S) count_row(job, lo, hi, n, j, s0, 1, 1, &vert, &tri, &seg);
+            else count_row(job, lo, hi, n, j, s0, 1, 0, &vert, &tri, &seg);
         }
     }
     c->vert += vert;
