@@ -408,6 +408,19 @@ WK_INLINE void quad_points(__m128 q, __m128 viso, __m256d at, __m256d vcell, flo
 }
 #endif
 
+/* Per case, for the segments cell code: bit 0 e1 crossed, bit 1 e2
+ * crossed, bits 2-3 and 4-5 the edges (e0..e3) of the segment's start and
+ * end (wk__msq_seg_table), SEG_SADDLE for cases 5 and 10. seg_info_quad:
+ * the same by the compare mask of [c0 c1 c3 c2] (quad_case). */
+#define SEG_SADDLE 0x40u
+#if defined(__AVX__)
+static const uint8_t seg_info_quad[16] = {0x00, 0x0C, 0x11, 0x1D, 0x3A, 0x0A, 0x43, 0x1B,
+                                          0x27, 0x43, 0x22, 0x2E, 0x35, 0x05, 0x30, 0x00};
+#else
+static const uint8_t seg_info[16] = {0x00, 0x0C, 0x11, 0x1D, 0x27, 0x43, 0x22, 0x2E,
+                                     0x3A, 0x0A, 0x43, 0x1B, 0x35, 0x05, 0x30, 0x00};
+#endif
+
 /* Indices of the mixed cells of a row (segments: the active cells), in
  * order; list needs room for n + 4 entries. */
 static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t *list) {
@@ -489,7 +502,8 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             const uint8_t *p = brow + i;
             qv = _mm_setr_ps((float)p[0], (float)p[1], (float)p[stride], (float)p[stride + 1]);
         }
-        unsigned cs = quad_case[_mm_movemask_ps(_mm_cmp_ps(qv, viso4, _CMP_GE_OQ))];
+        unsigned m = (unsigned)_mm_movemask_ps(_mm_cmp_ps(qv, viso4, _CMP_GE_OQ));
+        unsigned info = seg_info_quad[m];
 #else
         float v0, v1, v2, v3;
         if (vrow) {
@@ -501,8 +515,12 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
         }
         unsigned cs = (unsigned)(v0 >= iso) | (unsigned)(v1 >= iso) << 1 | (unsigned)(v2 >= iso) << 2 |
                       (unsigned)(v3 >= iso) << 3;
+        unsigned info = seg_info[cs];
 #endif
-        if (cs == 5 || cs == 10) { /* saddles: the general code */
+        if (info & SEG_SADDLE) { /* saddles: the general code */
+#if defined(__AVX__)
+            unsigned cs = quad_case[m];
+#endif
             FLUSH();
             r->cur = base;
             r->left_e1 = left;
@@ -513,7 +531,6 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             o = job->seg + 2 * (size_t)r->seg;
             continue;
         }
-        unsigned s1 = cs >> 1 & 1u, s2 = cs >> 2 & 1u, s3 = cs >> 3 & 1u;
         float x1, y1, x2;
 #if defined(__AVX__)
         quad_points(qv, viso4, _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6)), vcell,
@@ -526,17 +543,16 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
         uint32_t e0 = cols[i], e1 = base + ns;
         sx[ns] = x1;
         sy[ns] = y1;
-        ns += s1 ^ s2;
+        ns += info & 1u;
         uint32_t e2 = base + ns;
         sx[ns] = x2;
         sy[ns] = top;
-        ns += s2 ^ s3;
+        ns += info >> 1 & 1u;
         uint32_t e[4] = {e0, e1, e2, left};
         cols[i] = e2;
         left = e1;
-        const uint8_t *t = wk__msq_seg_table[cs];
-        o[0] = e[t[1] >> 1];
-        o[1] = e[t[2] >> 1];
+        o[0] = e[info >> 2 & 3u];
+        o[1] = e[info >> 4 & 3u];
         o += 2;
         if (pf < pfe) {
             for (int k = 0; k < AHEAD_LINES; k++) PREFETCH_R(pf + 64 * k);
