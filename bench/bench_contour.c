@@ -257,10 +257,12 @@ static void bm_store(wk_bench_state *st, void *vctx) {
         round++;
         float *x = m.x, *y = m.y;
         uint32_t *t = m.tri, *g = m.seg;
-        for (size_t k = 0; k < nv; k++) x[k] = (float)(k + round);
-        for (size_t k = 0; k < nv; k++) y[k] = (float)round;
+        /* no conversions in the loops: they run at store speed */
+        const float fx = (float)round, fy = (float)round + 0.5f;
+        for (size_t k = 0; k < nv; k++) x[k] = fx;
+        for (size_t k = 0; k < nv; k++) y[k] = fy;
         for (size_t k = 0; k < ni; k++) t[k] = (uint32_t)k + round;
-        for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k + round;
+        for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k ^ round;
         wk_bench_do_not_optimize(m.x);
         wk_bench_do_not_optimize(m.tri);
         wk_bench_clobber_memory();
