@@ -183,7 +183,7 @@ WK_INLINE void count_row(const wk__msq_job *job, const uint64_t *lo, const uint6
         if (T) vert += pop64(cw.u1 & v);
         if (j == 0) vert += pop64(h_lo) + (T ? pop64(cw.l1 & v) : 0);
         if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
-        if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + (saddle ? pop64(saddle) : 0);
+        if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + pop64(saddle);
         if (T) {
             uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
             uint64_t sep = 0;
@@ -698,7 +698,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
         c3 = c2;                                              \
     }
 #if defined(__AVX2__)
-                        {
+                        if (run >= 8) {
                             unsigned done = 0;
                             for (; done + 8 <= run; done += 8)
                                 full_run8(o + 6 * done, col + done, xo + done, yo + done, base + done, &c0, &c3,
