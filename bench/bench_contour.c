@@ -9,7 +9,10 @@
  * (wk_msq_build_u8 on the sparse field quantized to bytes); *_cold (64 MB
  * written between calls, untimed, so field and outputs come from memory).
  * Items are cells (strokes for brush_rebuild). Before timing, each build is
- * compared with the scalar reference (counts, positions, indices). Output
+ * compared with the scalar reference (counts, positions, indices).
+ * mesh_sparse_store / mesh_sparse_cold_store (isa "plain"): the same output
+ * bytes as mesh_sparse written with plain stores (warm and cold buffers),
+ * the baseline of the mesh goal (a build within 1.5x of it). Output
  * buffers hold the exact counts (a count pass runs first, as for any caller
  * that does not pass wk_msq_bound capacities), except at 256^2 (a chunk),
  * where they have wk_msq_bound capacities and the build is one pass. */
@@ -210,6 +213,64 @@ static void bm_build(wk_bench_state *st, void *vctx) {
     mesh_release(&out);
 }
 
+/* The plain-store baseline of a mesh build: the same output bytes as the
+ * build of c (its vertex x, y and triangle and segment indices, counts from
+ * the scalar build) written with plain stores into buffers of the same
+ * sizes, warm (reused) or cold (64 MB written between calls, untimed). The
+ * mesh goal compares a build with this in the same run. */
+static void bm_store(wk_bench_state *st, void *vctx) {
+    const bcase *c = vctx;
+    const float *v = get_field(c->n, c->dense);
+    if (!v || (c->cold && !evict_buffer())) {
+        skip(st, "field allocation failed");
+        return;
+    }
+    wk_field2 f;
+    memset(&f, 0, sizeof f);
+    f.v = v;
+    f.w = c->n;
+    f.h = c->n;
+    f.stride = c->n;
+    uint32_t cells = c->n - 1;
+    wk_exec scalar = WK_EXEC_DEFAULTS;
+    scalar.isa = WK_ISA_SCALAR;
+    scalar.threads = 1;
+    wk_mesh2 probe = WK_MESH2_DEFAULTS, m;
+    wk_status s = wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, c->flags, &probe, &scalar);
+    if ((s != WK_ERR_CAPACITY && s != WK_OK) || !mesh_alloc_for(&m, probe.nvert, probe.ntri, probe.nseg)) {
+        mesh_release(&m);
+        skip(st, "count or allocation failed");
+        return;
+    }
+    size_t nv = probe.nvert, ni = 3 * (size_t)probe.ntri, ns = 2 * (size_t)probe.nseg;
+    wk_bench_set_counter(st, "verified", 1.0);
+    wk_bench_set_counter(st, "bytes", (double)(8 * nv + 4 * ni + 4 * ns));
+    unsigned char *evict = c->cold ? evict_buffer() : NULL;
+    uint32_t round = 0;
+    while (wk_bench_keep_running(st)) {
+        if (evict) {
+            wk_bench_pause_timing(st);
+            memset(evict, (int)(wk_bench_iterations(st) & 255), 64u << 20);
+            wk_bench_clobber_memory();
+            wk_bench_resume_timing(st);
+        }
+        round++;
+        float *x = m.x, *y = m.y;
+        uint32_t *t = m.tri, *g = m.seg;
+        /* no conversions in the loops: they run at store speed */
+        const float fx = (float)round, fy = (float)round + 0.5f;
+        for (size_t k = 0; k < nv; k++) x[k] = fx;
+        for (size_t k = 0; k < nv; k++) y[k] = fy;
+        for (size_t k = 0; k < ni; k++) t[k] = (uint32_t)k + round;
+        for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k ^ round;
+        wk_bench_do_not_optimize(m.x);
+        wk_bench_do_not_optimize(m.tri);
+        wk_bench_clobber_memory();
+    }
+    wk_bench_set_items_processed(st, wk_bench_iterations(st) * (int64_t)cells * cells);
+    mesh_release(&m);
+}
+
 /* chains + simplify over the segments of the whole field */
 static void bm_chains(wk_bench_state *st, void *vctx) {
     const bcase *c = vctx;
@@ -387,6 +448,20 @@ void wk_bench_register_contour(void) {
                 snprintf(name, sizeof name, "contour/%s/%s/%ux%u/t1", c->kernel, wk_isa_name(c->isa), c->n, c->n);
                 wk_bench_register(name, bm_build, c, 1);
             }
+    /* plain stores of the sparse mesh's output bytes, warm and cold, beside
+     * the mesh builds (mesh_sparse, mesh_sparse_cold) */
+    for (int cold = 0; cold < 2; cold++)
+        for (size_t si = 1; si < 3; si++) {
+            bcase *c = &cases[nc++];
+            c->kernel = cold ? "mesh_sparse_cold_store" : "mesh_sparse_store";
+            c->n = sizes[si];
+            c->cold = cold;
+            c->flags = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
+            c->isa = WK_ISA_SCALAR;
+            c->threads = 1;
+            snprintf(name, sizeof name, "contour/%s/plain/%ux%u/t1", c->kernel, c->n, c->n);
+            wk_bench_register(name, bm_store, c, 1);
+        }
     const char *chain_kernels[] = {"chains", "simplify_greedy", "simplify_rdp"};
     for (int k = 0; k < 3; k++)
         for (int dense = 0; dense < 2; dense++) {

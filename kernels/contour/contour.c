@@ -56,14 +56,11 @@ typedef struct build_ctx {
     const wk__contour_kernels *k;
     wk__msq_job job;
     uint32_t parts;
-    size_t begin[WK__MAX_PARTS];
-    wk__msq_counts counts[WK__MAX_PARTS];
-    wk__msq_counts base[WK__MAX_PARTS];
+    wk__msq_counts counts[WK__MAX_PARTS]; /* per part: its counts, then (prefix sums) its bases */
 } build_ctx;
 
 static void count_part(void *vctx, size_t begin, size_t end, uint32_t part) {
     build_ctx *c = vctx;
-    c->begin[part] = begin;
     wk__msq_counts n = {0, 0, 0};
     c->k->count_rows(&c->job, (uint32_t)begin, (uint32_t)end, &n);
     c->counts[part] = n;
@@ -72,8 +69,8 @@ static void count_part(void *vctx, size_t begin, size_t end, uint32_t part) {
 static void write_part(void *vctx, size_t begin, size_t end, uint32_t part) {
     build_ctx *c = vctx;
     wk__msq_counts n;
-    c->k->write_rows(&c->job, (uint32_t)begin, (uint32_t)end, (uint32_t)c->base[part].vert,
-                     (uint32_t)c->base[part].tri, (uint32_t)c->base[part].seg, &n);
+    c->k->write_rows(&c->job, (uint32_t)begin, (uint32_t)end, (uint32_t)c->counts[part].vert,
+                     (uint32_t)c->counts[part].tri, (uint32_t)c->counts[part].seg, &n);
 }
 
 static wk_status check_buffers(const void *field, size_t field_bytes, const wk_mesh2 *m, uint32_t flags) {
@@ -147,14 +144,15 @@ static wk_status build_job(const wk__call *call, build_ctx *cp, const void *fiel
         out->nseg = (uint32_t)n.seg;
         return WK_OK;
     }
-    memset(cp->begin, 0, sizeof cp->begin);
+    memset(cp->counts, 0, sizeof(wk__msq_counts) * cp->parts);
     wk__parallel_for(call, ch, cw, count_part, cp);
     wk__msq_counts total = {0, 0, 0};
     for (uint32_t p = 0; p < cp->parts; p++) {
-        cp->base[p] = total;
-        total.vert += cp->counts[p].vert;
-        total.tri += cp->counts[p].tri;
-        total.seg += cp->counts[p].seg;
+        wk__msq_counts n = cp->counts[p];
+        cp->counts[p] = total; /* now the part's base */
+        total.vert += n.vert;
+        total.tri += n.tri;
+        total.seg += n.seg;
     }
     if (total.vert > UINT32_MAX || total.tri > UINT32_MAX || total.seg > UINT32_MAX)
         return wk__fail(WK_ERR_OVERFLOW, "the mesh needs more than UINT32_MAX vertices, triangles or segments");

@@ -25,6 +25,10 @@
 /* Cells per strip: rows wider than this are classified a strip at a time
  * (each node row then three times). */
 enum { STRIP = 4096, WORDS = STRIP / 64 + 2 };
+/* One-strip column handover (write_rows): cols[i] holds the e2 index of
+ * the last cell written in column i, cols[C2OFF + i] its c2 index
+ * (triangles) or, segments only, the row's cell list. */
+enum { C2OFF = STRIP + 8 };
 
 WK_INLINE uint64_t pop64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);
@@ -43,18 +47,37 @@ WK_INLINE unsigned ctz64(uint64_t x) {
 #endif
 }
 
-WK_INLINE void classify_step(const float *p, wk_vf iso, uint64_t *bits, size_t i, size_t m) {
-    uint64_t b = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + i, m), iso));
-    if (m < WK_W) b &= ((uint64_t)1 << m) - 1;
-    bits[i / 64] |= b << (i % 64);
-}
-
-/* bits[] = solid mask of n nodes at p (words past n cleared). */
+/* bits[] = solid mask of n nodes at p (words past n cleared). Each word is
+ * put together in a register (64 / WK_W compares) and stored once. */
 static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
-    size_t words = n / 64 + 2;
-    for (size_t w = 0; w < words; w++) bits[w] = 0;
     const wk_vf viso = wk_vf_set1(iso);
-    WK_VECTOR_LOOP(n, classify_step, p, viso, bits);
+    size_t full = n / 64;
+    for (size_t w = 0; w < full; w++) {
+        const float *q = p + w * 64;
+#if defined(WK_SIMD_AVX512)
+        /* the four compare masks joined in mask registers, one kmov out */
+        __mmask32 m01 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 16), viso),
+                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q), viso));
+        __mmask32 m23 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 48), viso),
+                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q + 32), viso));
+        bits[w] = (uint64_t)_mm512_kunpackd((__mmask64)m23, (__mmask64)m01);
+#else
+        uint64_t b = 0;
+        for (size_t k = 0; k < 64; k += WK_W) b |= (uint64_t)wk_vm_bits(wk_vf_ge(wk_vf_loadu(q + k), viso)) << k;
+        bits[w] = b;
+#endif
+    }
+    /* the last n % 64 nodes through the same compares (partial loads) */
+    size_t rem = n - full * 64;
+    uint64_t b = 0;
+    for (size_t k = 0; k < rem; k += WK_W) {
+        size_t m = rem - k < WK_W ? rem - k : WK_W;
+        uint64_t x = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + full * 64 + k, m), viso));
+        if (m < WK_W) x &= ((uint64_t)1 << m) - 1;
+        b |= x << k;
+    }
+    bits[full] = b;
+    bits[full + 1] = 0;
 }
 
 /* Byte fields: one unsigned byte compare per WK_W8 nodes. */
@@ -108,7 +131,9 @@ WK_INLINE cell_words words_at(const uint64_t *lo, const uint64_t *hi, size_t w, 
 WK_INLINE uint64_t active_of(const cell_words *c, int tri) {
     uint64_t any = c->l | c->l1 | c->u | c->u1;
     uint64_t all = c->l & c->l1 & c->u & c->u1;
-    return (tri ? any : any & ~all) & c->valid;
+    /* all is inside any: any ^ all == any & ~all, without a NOT that gcc
+     * may route through AVX-512 mask registers (kandn + two kmov) */
+    return (tri ? any : any ^ all) & c->valid;
 }
 
 /* Rolling node-row masks of one strip. */
@@ -141,8 +166,43 @@ static void rows_init(strip_rows *sr) {
     sr->r0 = UINT32_MAX;
 }
 
+/* Counts of cell row j of a strip (masks lo, hi; n cells); T (triangles)
+ * and S (segments) are constants at each call site, so that a build
+ * without triangles computes none of their bit counts. */
+WK_INLINE void count_row(const wk__msq_job *job, const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t j,
+                         uint32_t s0, const int T, const int S, uint64_t *vert_, uint64_t *tri_, uint64_t *seg_) {
+    uint64_t vert = 0, tri = 0, seg = 0;
+    for (size_t w = 0; w * 64 < n; w++) {
+        cell_words cw = words_at(lo, hi, w, n);
+        uint64_t v = cw.valid;
+        uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
+        uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
+        /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
+        uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
+        vert += pop64(v_r) + pop64(h_hi);
+        if (T) vert += pop64(cw.u1 & v);
+        if (j == 0) vert += pop64(h_lo) + (T ? pop64(cw.l1 & v) : 0);
+        if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
+        if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + pop64(saddle);
+        if (T) {
+            uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
+            uint64_t sep = 0;
+            for (uint64_t sd = saddle; sd; sd &= sd - 1) {
+                float fv[4];
+                wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
+                sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
+            }
+            tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
+                   pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
+        }
+    }
+    *vert_ += vert;
+    *tri_ += tri;
+    *seg_ += seg;
+}
+
 static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *c) {
-    const uint64_t T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    const int T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
     int one_strip = job->cw <= STRIP;
     strip_rows sr;
     rows_init(&sr);
@@ -152,29 +212,9 @@ static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq
             size_t n = job->cw - s0 < STRIP ? job->cw - s0 : STRIP;
             rows_at(job, &sr, j, job->ch, s0, n, one_strip);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
-            for (size_t w = 0; w * 64 < n; w++) {
-                cell_words cw = words_at(lo, hi, w, n);
-                uint64_t v = cw.valid;
-                uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
-                uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
-                uint64_t mixed = h_lo | h_hi | v_l | v_r;
-                uint64_t saddle = ~(cw.l ^ cw.u1) & ~(cw.l1 ^ cw.u) & (cw.l ^ cw.l1) & v;
-                vert += pop64(v_r) + pop64(h_hi) + T * pop64(cw.u1 & v);
-                if (j == 0) vert += pop64(h_lo) + T * pop64(cw.l1 & v);
-                if (s0 == 0 && w == 0) vert += (v_l & 1) + T * (cw.u & 1) + (j == 0 ? T * (cw.l & 1) : 0);
-                seg += S * (pop64(mixed) + pop64(saddle));
-                if (T) {
-                    uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
-                    uint64_t sep = 0;
-                    for (uint64_t sd = saddle; sd; sd &= sd - 1) {
-                        float fv[4];
-                        wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
-                        sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
-                    }
-                    tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
-                           pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
-                }
-            }
+            if (!T) count_row(job, lo, hi, n, j, s0, 0, 1, &vert, &tri, &seg);
+            else if (S) count_row(job, lo, hi, n, j, s0, 1, 1, &vert, &tri, &seg);
+            else count_row(job, lo, hi, n, j, s0, 1, 0, &vert, &tri, &seg);
         }
     }
     c->vert += vert;
@@ -211,8 +251,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->cur = next;
     if (j > 0 && cols) {
         idx[0] = i > 0 ? r->left_c1 : r->below_c3;
-        idx[1] = cols[2 * i];
-        idx[2] = cols[2 * i + 1];
+        idx[1] = cols[i];
+        idx[2] = tri ? cols[C2OFF + (size_t)i] : 0;
     } else if (j > 0) {
         idx[0] = r->below_c3;
         idx[1] = r->below_e2;
@@ -228,8 +268,8 @@ WK_INLINE void cell_fast(const wk__msq_job *job, wk__msq_row *r, unsigned cs, ui
     r->left_c2 = idx[4];
     r->left_e1 = idx[3];
     if (cols) {
-        cols[2 * i] = idx[5];
-        cols[2 * i + 1] = idx[4];
+        cols[i] = idx[5];
+        if (tri) cols[C2OFF + (size_t)i] = idx[4];
         if (i == 0) r->below_c3 = idx[6];
     }
     unsigned config = cs;
@@ -273,7 +313,7 @@ WK_INLINE void seg_cell_interior(const wk__msq_job *job, wk__msq_row *r, unsigne
     unsigned c1 = cs >> 1 & 1u, c2 = cs >> 2 & 1u, c3 = cs >> 3 & 1u;
     uint32_t e[4];
     uint32_t next = r->cur;
-    e[0] = cols[2 * i];
+    e[0] = cols[i];
     e[3] = r->left_e1;
     e[1] = next;
     if (c1 != c2) {
@@ -291,7 +331,7 @@ WK_INLINE void seg_cell_interior(const wk__msq_job *job, wk__msq_row *r, unsigne
     }
     r->cur = next;
     r->left_e1 = e[1];
-    cols[2 * i] = e[2];
+    cols[i] = e[2];
     unsigned config = cs;
     if (cs == 5 || cs == 10)
         if (wk__msq_connected(v[0], v[1], v[2], v[3], job->iso)) config = cs == 5 ? 16 : 17;
@@ -315,6 +355,262 @@ WK_INLINE void below_fast(wk__msq_row *r, unsigned bcs, int tri, uint32_t i, uin
     r->below += wk__msq_popcount(own);
 }
 
+/* ------------------------------------------- segments only, interior rows */
+
+/* Vertices of a row are staged here (stores that a cell does not keep are
+ * overwritten by the next one; nothing past the kept ones reaches the
+ * caller's buffers), then copied out. */
+enum { STAGE = 256 };
+
+/* While a row's cells are written, the node row that the next step
+ * classifies (three above the row's lower one) is requested a few lines
+ * per cell, so that memory keeps streaming during the emission (a
+ * prefetch never faults; without one the emission and the row reads take
+ * turns). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_R(p) __builtin_prefetch((p), 0, 3)
+#else
+#define PREFETCH_R(p) ((void)(p))
+#endif
+enum { AHEAD_ROWS = 3, AHEAD_LINES = 3 };
+
+#if !defined(__AVX__)
+/* Without AVX (NEON): the e1 point's y and the e2 point's x of a cell as
+ * wk__msq_position computes them. */
+WK_INLINE void edge_points(float v1, float v2, float v3, float iso, double gx, double gy, double cell, float *y1,
+                           float *x2) {
+    *y1 = (float)((gy + (double)wk__msq_t(v1, v2, iso)) * cell);
+    *x2 = (float)((gx + (double)wk__msq_t(v3, v2, iso)) * cell);
+}
+#endif
+
+#if defined(__AVX__)
+#include <immintrin.h>
+
+/* Case from the compare mask of [c0 c1 c3 c2]. */
+static const uint8_t quad_case[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+
+/* The e1 point (x1, y1) and the e2 point's x (x2) of a cell, q = [v0 v1 v3
+ * v2], at = [gy, gx, gx + 1, _]: as wk__msq_position (a t of -0 becomes
+ * +0, the same position bits). */
+WK_INLINE void quad_points(__m128 q, __m128 viso, __m256d at, __m256d vcell, float *x1, float *y1, float *x2) {
+    __m128 va = _mm_shuffle_ps(q, q, _MM_SHUFFLE(2, 2, 2, 1)); /* v1 v3 */
+    __m128 vb = _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 3, 3)); /* v2 v2 */
+    __m128 t = _mm_div_ps(_mm_sub_ps(viso, va), _mm_sub_ps(vb, va));
+    __m128 bad = _mm_or_ps(_mm_cmp_ps(va, vb, _CMP_EQ_OQ), _mm_cmp_ps(t, t, _CMP_UNORD_Q));
+    t = _mm_blendv_ps(t, _mm_set1_ps(0.5f), bad);
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    t = _mm_blend_ps(t, _mm_setzero_ps(), 0xC); /* lane 2: gx + 1 + 0, exact */
+    __m128 f = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(at, _mm256_cvtps_pd(t)), vcell));
+    *y1 = _mm_cvtss_f32(f);
+    *x2 = _mm_cvtss_f32(_mm_shuffle_ps(f, f, 1));
+    *x1 = _mm_cvtss_f32(_mm_movehl_ps(f, f));
+}
+#endif
+
+/* Per case, for the segments cell code: bit 0 e1 crossed, bit 1 e2
+ * crossed, bits 2-3 and 4-5 the edges (e0..e3) of the segment's start and
+ * end (wk__msq_seg_table), SEG_SADDLE for cases 5 and 10. seg_info_quad:
+ * the same by the compare mask of [c0 c1 c3 c2] (quad_case). */
+#define SEG_SADDLE 0x40u
+#if defined(__AVX__)
+static const uint8_t seg_info_quad[16] = {0x00, 0x0C, 0x11, 0x1D, 0x3A, 0x0A, 0x43, 0x1B,
+                                          0x27, 0x43, 0x22, 0x2E, 0x35, 0x05, 0x30, 0x00};
+#else
+static const uint8_t seg_info[16] = {0x00, 0x0C, 0x11, 0x1D, 0x27, 0x43, 0x22, 0x2E,
+                                     0x3A, 0x0A, 0x43, 0x1B, 0x35, 0x05, 0x30, 0x00};
+#endif
+
+/* Indices of the mixed cells of a row (segments: the active cells), in
+ * order; list needs room for n + 4 entries. */
+static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t *list) {
+    const uint64_t top = (uint64_t)1 << 63; /* ctz of an emptied word: 63, never used */
+    size_t cnt = 0;
+    for (size_t w = 0; w * 64 < n; w++) {
+        cell_words c = words_at(lo, hi, w, n);
+        uint64_t a = active_of(&c, 0);
+        uint32_t k = (uint32_t)pop64(a), base = (uint32_t)(w * 64);
+        uint32_t *d = list + cnt;
+        for (uint32_t q = 0;; q += 4) { /* four at a time, past k unused */
+            d[q] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 1] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 2] = base + ctz64(a | top);
+            a &= a - 1;
+            d[q + 3] = base + ctz64(a | top);
+            a &= a - 1;
+            if (q + 4 >= k) break;
+        }
+        cnt += k;
+    }
+    return cnt;
+}
+
+/* Segments only, cell row j > 0 of one strip: the same output as
+ * cell_fast / seg_cell_interior cell by cell. Interior cells that are not
+ * saddles run without branches: both candidate vertices are staged, the
+ * count advances by the crossings. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, const uint64_t *hi, size_t n,
+                    uint32_t j, uint32_t *WK_RESTRICT cols, uint32_t *WK_RESTRICT list, float top, int cwise) {
+    size_t cnt = decode_row(lo, hi, n, list), q = 0;
+    const char *pf = NULL, *pfe = NULL; /* the lines of node row j + AHEAD_ROWS not yet requested */
+    if (j + AHEAD_ROWS <= job->ch) {
+        size_t at = (size_t)(j + AHEAD_ROWS) * job->stride;
+        pf = job->v ? (const char *)(job->v + at) : (const char *)(job->v8 + at);
+        pfe = pf + (n + 1) * (job->v ? sizeof(float) : 1);
+    }
+    if (cnt && list[0] == 0) {
+        cell_fast(job, r, case_of(lo, hi, 0), 0, j, 0, 1, cwise, cols);
+        q = 1;
+    }
+    if (q == cnt) return;
+    float sx[STAGE + 4], sy[STAGE + 4];
+    uint32_t base = r->cur, ns = 0; /* sx[0] is vertex base; ns staged */
+#define FLUSH()                                                      \
+    do {                                                             \
+        if (ns) {                                                    \
+            memcpy(job->x + base, sx, ns * sizeof(float));           \
+            memcpy(job->y + base, sy, ns * sizeof(float));           \
+        }                                                            \
+        base += ns;                                                  \
+        ns = 0;                                                      \
+    } while (0)
+    const double cell = job->cell, gy = (double)(job->y0 + j), gx0 = (double)job->x0;
+    const float iso = job->iso;
+    const size_t stride = job->stride;
+    const float *vrow = job->v ? job->v + (size_t)j * stride : NULL;
+    const uint8_t *brow = job->v8 ? job->v8 + (size_t)j * stride : NULL;
+    uint32_t left = r->left_e1;
+    uint32_t *WK_RESTRICT o = job->seg + 2 * (size_t)r->seg;
+#if defined(__AVX__)
+    const __m128 viso4 = _mm_set1_ps(iso);
+    /* per cell + i: [gy, gx, gx + 1, unused] (the lanes that take i: exact sums) */
+    const __m256d row_base = _mm256_setr_pd(gy - 0.0, gx0, gx0 + 1.0, 0.0), vcell = _mm256_set1_pd(cell);
+#endif
+    for (; q < cnt; q++) {
+        uint32_t i = list[q];
+#if defined(__AVX__)
+        __m128 qv; /* c0 c1 c3 c2 */
+        if (vrow) {
+            const float *p = vrow + i;
+            qv = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), (const __m64 *)(p + stride));
+        } else {
+            const uint8_t *p = brow + i;
+            qv = _mm_setr_ps((float)p[0], (float)p[1], (float)p[stride], (float)p[stride + 1]);
+        }
+        unsigned m = (unsigned)_mm_movemask_ps(_mm_cmp_ps(qv, viso4, _CMP_GE_OQ));
+        unsigned info = seg_info_quad[m];
+#else
+        float v0, v1, v2, v3;
+        if (vrow) {
+            const float *p = vrow + i;
+            v0 = p[0], v1 = p[1], v3 = p[stride], v2 = p[stride + 1];
+        } else {
+            const uint8_t *p = brow + i;
+            v0 = (float)p[0], v1 = (float)p[1], v3 = (float)p[stride], v2 = (float)p[stride + 1];
+        }
+        unsigned cs = (unsigned)(v0 >= iso) | (unsigned)(v1 >= iso) << 1 | (unsigned)(v2 >= iso) << 2 |
+                      (unsigned)(v3 >= iso) << 3;
+        unsigned info = seg_info[cs];
+#endif
+        if (info & SEG_SADDLE) { /* saddles: the general code */
+#if defined(__AVX__)
+            unsigned cs = quad_case[m];
+#endif
+            FLUSH();
+            r->cur = base;
+            r->left_e1 = left;
+            r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
+            seg_cell_interior(job, r, cs, i, j, cols, top);
+            base = r->cur;
+            left = r->left_e1;
+            o = job->seg + 2 * (size_t)r->seg;
+            continue;
+        }
+        float x1, y1, x2;
+#if defined(__AVX__)
+        quad_points(qv, viso4, _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6)), vcell,
+                    &x1, &y1, &x2);
+#else
+        double gx = gx0 + (double)i; /* exact: integers below 2^53 */
+        x1 = (float)((gx + 1.0) * cell);
+        edge_points(v1, v2, v3, iso, gx, gy, cell, &y1, &x2);
+#endif
+        uint32_t e0 = cols[i], e1 = base + ns;
+        sx[ns] = x1;
+        sy[ns] = y1;
+        ns += info & 1u;
+        uint32_t e2 = base + ns;
+        sx[ns] = x2;
+        sy[ns] = top;
+        ns += info >> 1 & 1u;
+        uint32_t e[4] = {e0, e1, e2, left};
+        cols[i] = e2;
+        left = e1;
+        o[0] = e[info >> 2 & 3u];
+        o[1] = e[info >> 4 & 3u];
+        o += 2;
+        if (pf < pfe) {
+            for (int k = 0; k < AHEAD_LINES; k++) PREFETCH_R(pf + 64 * k);
+            pf += 64 * AHEAD_LINES;
+        }
+        if (ns > STAGE - 2) FLUSH();
+    }
+    FLUSH();
+    for (; pf < pfe; pf += 64) PREFETCH_R(pf);
+#undef FLUSH
+    r->cur = base;
+    r->left_e1 = left;
+    r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
+}
+
+#if defined(__AVX2__)
+/* Runs of all-solid cells, eight at a time: the six index vectors of their
+ * 16 triangles come from the c1 column indices (one permute) and from the
+ * new c2 indices (base + constant), per [winding][output vector][lane];
+ * full_first marks the lanes that take the run's carried c0 and c3.
+ * Fields of a cell: counter-clockwise c0 c1 c2, c0 c2 c3; clockwise c0 c2
+ * c1, c0 c3 c2. */
+static const int32_t full_perm[2][6][8] = {{{0, 0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 2, 0, 1}, {0, 0, 2, 3, 0, 2, 0, 0}, {3, 4, 0, 3, 0, 0, 4, 5}, {0, 4, 0, 0, 5, 6, 0, 5}, {0, 0, 6, 7, 0, 6, 0, 0}}, {{0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 1, 0, 2, 1}, {0, 0, 2, 0, 3, 2, 0, 0}, {3, 0, 4, 3, 0, 0, 4, 0}, {5, 4, 0, 0, 5, 0, 6, 5}, {0, 0, 6, 0, 7, 6, 0, 0}}};
+static const int32_t full_add[2][6][8] = {{{0, 0, 0, 0, 0, -1, 0, 0}, {1, 0, 1, 0, 0, 0, 2, 0}, {2, 1, 0, 0, 3, 0, 3, 2}, {0, 0, 4, 0, 4, 3, 0, 0}, {5, 0, 5, 4, 0, 0, 6, 0}, {6, 5, 0, 0, 7, 0, 7, 6}}, {{0, 0, 0, 0, -1, 0, 0, 1}, {0, 0, 0, 1, 0, 2, 0, 0}, {1, 2, 0, 3, 0, 0, 2, 3}, {0, 4, 0, 0, 3, 4, 0, 5}, {0, 0, 4, 5, 0, 6, 0, 0}, {5, 6, 0, 7, 0, 0, 6, 7}}};
+static const int32_t full_sel[2][6][8] = {{{0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}, {0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}}, {{0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}, {0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}}};
+static const int32_t full_first[2][2][8] = {{{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, -1, 0, 0}}, {{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, -1, 0, 0, 0}}};
+
+/* Eight cells of a run: o gets 48 indices, col[0..7] the c1 indices in and
+ * the c2 indices out, xo / yo the 8 new c2 vertices (x = (gx1 + k) * cell,
+ * exact integer sums in double as the scalar loop). *c0 / *c3 carry the
+ * last c1 / c2. */
+WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t *c0,
+                         uint32_t *c3, double gx1, double cell, float top, int cwise) {
+    __m256i c1 = _mm256_loadu_si256((const __m256i *)col);
+    __m256i vb = _mm256_set1_epi32((int32_t)base);
+    for (int m = 0; m < 6; m++) {
+        __m256i a = _mm256_permutevar8x32_epi32(c1, _mm256_loadu_si256((const __m256i *)full_perm[cwise][m]));
+        __m256i b = _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[cwise][m]));
+        __m256i om = _mm256_blendv_epi8(a, b, _mm256_loadu_si256((const __m256i *)full_sel[cwise][m]));
+        if (m == 0) {
+            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c0),
+                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][0]));
+            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c3),
+                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][1]));
+        }
+        _mm256_storeu_si256((__m256i *)(o + 8 * m), om);
+    }
+    _mm256_storeu_si256((__m256i *)col, _mm256_add_epi32(vb, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    *c0 = (uint32_t)_mm256_extract_epi32(c1, 7);
+    *c3 = base + 7;
+    __m256d g = _mm256_set1_pd(gx1), vc = _mm256_set1_pd(cell);
+    __m128 xl = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(0, 1, 2, 3)), vc));
+    __m128 xh = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(4, 5, 6, 7)), vc));
+    _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
+    _mm256_storeu_ps(yo, _mm256_set1_ps(top));
+}
+#endif
+
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
     const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
@@ -334,7 +630,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     rows_init(&sr);
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
-        uint32_t cols[2 * STRIP];
+        uint32_t cols[C2OFF + STRIP + 8];
         size_t n = job->cw;
         if (j0 > 0) {
             r.below = below;
@@ -345,8 +641,8 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 for (uint64_t act = active_of(&b, tri); act; act &= act - 1) {
                     size_t i = w * 64 + ctz64(act);
                     below_fast(&r, case_of(sr.row[0], sr.row[1], i), tri, (uint32_t)i, j0);
-                    cols[2 * i] = r.below_e2;
-                    cols[2 * i + 1] = r.below_c2;
+                    cols[i] = r.below_e2;
+                    if (tri) cols[C2OFF + i] = r.below_c2;
                     if (i == 0) col0_c3 = r.below_c3;
                 }
             }
@@ -357,6 +653,10 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
             /* all-solid interior cells (triangles): own c2 only, two triangles */
             const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
+            if (!tri && j > 0) {
+                seg_row(job, &r, lo, hi, n, j, cols, cols + C2OFF, top, cwise);
+                continue;
+            }
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
                 uint64_t full = 0;
@@ -372,8 +672,9 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                         uint32_t c0 = r.left_c1, c3 = r.left_c2, base = r.cur;
                         float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
                         uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r.tri;
-                        uint32_t *WK_RESTRICT col = cols + 2 * (size_t)i + 1;
-                        const double cell = job->cell, gx1 = (double)(job->x0 + i) + 1.0;
+                        uint32_t *WK_RESTRICT col = cols + C2OFF + (size_t)i;
+                        const double cell = job->cell;
+                        double gx1 = (double)(job->x0 + i) + 1.0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* index pairs as 64-bit stores (little-endian: the low half comes first) */
 #define PAIR(dst, a, b)                                       \
@@ -386,16 +687,32 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
 #endif
 #define FULL_RUN(P1, P2, Q1, Q2)                              \
     for (unsigned k = 0; k < run; k++) {                      \
-        uint32_t c1 = col[2 * k], c2 = base + k;              \
+        uint32_t c1 = col[k], c2 = base + k;                  \
         xo[k] = (float)((gx1 + (double)k) * cell);            \
         yo[k] = top;                                          \
         PAIR(o + 6 * k, c0, P1);                              \
         PAIR(o + 6 * k + 2, P2, c0);                          \
         PAIR(o + 6 * k + 4, Q1, Q2);                          \
-        col[2 * k] = c2;                                      \
+        col[k] = c2;                                          \
         c0 = c1;                                              \
         c3 = c2;                                              \
     }
+#if defined(__AVX2__)
+                        if (run >= 8) {
+                            unsigned done = 0;
+                            for (; done + 8 <= run; done += 8)
+                                full_run8(o + 6 * done, col + done, xo + done, yo + done, base + done, &c0, &c3,
+                                          gx1 + (double)done, cell, top, cwise);
+                            xo += done, yo += done, o += 6 * done, col += done;
+                            base += done;
+                            run -= done;
+                            gx1 += (double)done;
+                            i += done;
+                            r.cur += done;
+                            r.tri += 2 * done;
+                            bit += done;
+                        }
+#endif
                         if (cwise) FULL_RUN(c2, c1, c3, c2) else FULL_RUN(c1, c2, c2, c3)
 #undef FULL_RUN
 #undef PAIR
