@@ -26,6 +26,7 @@ static unsigned detect_isa_mask(void) {
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return mask;
     int osxsave = (ecx >> 27) & 1, fma = (ecx >> 12) & 1, avx = (ecx >> 28) & 1;
+    int popcnt = (ecx >> 23) & 1; /* every AVX2 CPU has it; the AVX2 objects are built with -mpopcnt */
     if (!osxsave || !avx) return mask;
     unsigned long long xcr0 = read_xcr0();
     int ymm_state = (xcr0 & 0x6) == 0x6;      /* SSE and AVX state saved by the OS */
@@ -34,8 +35,8 @@ static unsigned detect_isa_mask(void) {
     cpuid7(&b7, &c7);
     int avx2 = (b7 >> 5) & 1;
     int avx512 = ((b7 >> 16) & 1) && ((b7 >> 17) & 1) && ((b7 >> 30) & 1) && ((b7 >> 31) & 1);
-    if (ymm_state && avx2 && fma) mask |= 1u << WK_ISA_AVX2;
-    if (zmm_state && avx2 && fma && avx512) mask |= 1u << WK_ISA_AVX512;
+    if (ymm_state && avx2 && fma && popcnt) mask |= 1u << WK_ISA_AVX2;
+    if (zmm_state && avx2 && fma && popcnt && avx512) mask |= 1u << WK_ISA_AVX512;
     return mask;
 }
 
