@@ -138,12 +138,14 @@ static inline float wk__cr_even_s(uint32_t k, uint32_t m) { return (float)k / (f
 #define WK__CR_FMA_MAX_M (1u << 22)
 
 /* rh = RN(1 / d) (a float division of exact operands) and rl = RN(1 / d -
- * rh): 1 - rh d is an integer multiple of ulp(rh) below 2^23 of them, so the
- * fmaf is exact and the second division rounds once. */
+ * rh): 1 - rh d is an integer multiple of ulp(rh) below 2^23 of them, so it
+ * is exact in float, and in double (rh d has 48 bits) without libm's fmaf,
+ * which some C libraries (mingw-w64) do not fuse; the second division rounds
+ * once. */
 static inline void wk__cr_even_split(uint32_t m, float *rh, float *rl) {
     float d = (float)(m - 1);
     *rh = 1.0f / d;
-    *rl = fmaf(-*rh, d, 1.0f) / d;
+    *rl = (float)(1.0 - (double)*rh * (double)d) / d;
 }
 
 #endif /* WK_SPLINE_IMPL_H */

@@ -34,9 +34,23 @@ int wk_check_spline_even_positions(void) {
  * equals the float division). Checked exhaustively for m <= 2049 and for
  * every k of two whole large m (2^22 itself, the largest), and on random
  * (k, m). */
+/* RN(a b + c) with one rounding, without libm's fmaf (mingw-w64's rounds
+ * twice): a b is exact in double, s = RN(a b + c) in double and its error e
+ * exactly (two-sum). RN_float(s) is the answer unless s is a float midpoint,
+ * where the sign of e decides. */
+static float fused_mul_add(float a, float b, float c) {
+    double p = (double)a * (double)b, s = p + (double)c;
+    double pv = s - (double)c, e = (p - pv) + ((double)c - (s - pv));
+    float r = (float)s;
+    if (e == 0 || (double)r == s) return r;
+    float other = nextafterf(r, s > (double)r ? INFINITY : -INFINITY);
+    if (s - (double)r != (double)other - s) return r; /* not a midpoint */
+    return (e > 0) == (other > r) ? other : r;
+}
+
 static float fma_position(uint32_t k, uint32_t m) {
-    float d = (float)(m - 1), rh = 1.0f / d, rl = fmaf(-rh, d, 1.0f) / d, kf = (float)k;
-    return fmaf(kf, rh, kf * rl);
+    float d = (float)(m - 1), rh = 1.0f / d, rl = fused_mul_add(-rh, d, 1.0f) / d, kf = (float)k;
+    return fused_mul_add(kf, rh, kf * rl);
 }
 
 static int fma_whole_m(uint32_t m) {
