@@ -26,7 +26,7 @@ WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 wk__erosion_tuning wk__erosion_tune = {0, 0};
 
 enum {
-    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 masks */
+    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 for 3 mask rows */
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
@@ -137,8 +137,13 @@ static const float *input_row(const band_rows *b, int64_t y) {
     return job->map + (size_t)y * job->stride;
 }
 
+/* The mask records of a level: 3 rows (y % 3) packed from the start of
+ * slot 10 (slots 10 and 11, 8 * rw bytes, hold 3 * WK__EROSION_MASK_BYTES(w)
+ * for every w >= 1); a row outside the map reads the zero row. */
 static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
-    return (uint8_t *)ring_row(b, level, 10 + (int)(y & 1));
+    if (y < 0 || y >= b->job->h) return (uint8_t *)(uintptr_t)(b->job->zero_row - ROW_LEAD);
+    uint8_t *base = (uint8_t *)(b->ring + ((size_t)level * RING_ROWS + 10) * b->job->rw);
+    return base + (size_t)(y % 3) * WK__EROSION_MASK_BYTES(b->job->w);
 }
 
 /* Pass 1 of row r at level j: shares and heights minus what is given, for
@@ -187,8 +192,8 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
                     job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
                                    height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
                                    share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
-                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y), w,
-                                   job->talus, out);
+                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y - 1),
+                                   mask_row(&b, j - 1, y), mask_row(&b, j - 1, y + 1), w, job->talus, out);
                 }
             }
             int64_t r = y - 1;
