@@ -26,7 +26,7 @@ WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 wk__erosion_tuning wk__erosion_tune = {0, 0};
 
 enum {
-    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 for 3 mask rows */
+    RING_ROWS = 10,                 /* per level: 4 heights, 3 shares, 3 heights minus given (+ 3 mask records) */
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
@@ -37,18 +37,25 @@ enum {
 enum { ROW_LEAD = 16 };
 static size_t padded_row(uint32_t w) { return ((size_t)w + ROW_LEAD + 1 + 15) / 16 * 16; }
 
+/* Floats holding the 3 mask records of a level (one per row y % 3), a
+ * multiple of 16 floats (64 bytes). */
+static size_t mask_floats(uint32_t w) { return (3 * WK__EROSION_MASK_BYTES(w) / 4 + 15) / 16 * 16; }
+/* Floats of one level of a ring: its rows, then its mask records. */
+static size_t level_floats(uint32_t w) { return RING_ROWS * padded_row(w) + mask_floats(w); }
+
 /* Iterations per pass for rows of width w: as many as fit the cache budget. */
 static uint32_t group_for_width(uint32_t w) {
-    size_t k = CACHE_FLOATS / (RING_ROWS * padded_row(w));
+    size_t k = CACHE_FLOATS / level_floats(w);
     return k < 1 ? 1 : k > MAX_GROUP ? MAX_GROUP : (uint32_t)k;
 }
 
 /* Scratch floats for `bands` bands (and as many parts) with K iterations per
- * pass: a NaN row and a zero row, the rings, and 4K copied rows per
- * boundary between bands. 0 when it overflows size_t bytes. */
+ * pass: a NaN row, a zero row and zero mask records, the rings, and 4K
+ * copied rows per boundary between bands. 0 when it overflows size_t bytes. */
 static size_t scratch_need(uint32_t w, uint64_t bands, uint64_t group) {
     uint64_t rw = padded_row(w);
-    uint64_t need = 16 + 2 * rw + bands * group * RING_ROWS * rw + (bands - 1) * 4 * group * (uint64_t)w;
+    uint64_t need = 16 + 2 * rw + mask_floats(w) + bands * group * level_floats(w) +
+                    (bands - 1) * 4 * group * (uint64_t)w;
     if (need > SIZE_MAX / sizeof(float)) return 0;
     return (size_t)need;
 }
@@ -100,7 +107,9 @@ typedef struct erosion_job {
     uint32_t bands;
     size_t rw;          /* padded row length */
     const float *nan_row, *zero_row; /* padded: point at element 0 */
-    float *rings;       /* per part: group * RING_ROWS * rw floats */
+    const uint8_t *zero_masks;       /* the mask record of a row outside the map */
+    size_t level;       /* floats per level of a ring */
+    float *rings;       /* per part: group * level floats */
     size_t ring_floats;
     float *halo;        /* per boundary b = 1 .. bands - 1: 4 * group rows of w */
 } erosion_job;
@@ -117,7 +126,7 @@ typedef struct band_rows {
 } band_rows;
 
 static float *ring_row(const band_rows *b, int64_t level, int slot) {
-    return b->ring + ((size_t)level * RING_ROWS + (size_t)slot) * b->job->rw + ROW_LEAD;
+    return b->ring + (size_t)level * b->job->level + (size_t)slot * b->job->rw + ROW_LEAD;
 }
 static const float *height_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->nan_row;
@@ -137,12 +146,11 @@ static const float *input_row(const band_rows *b, int64_t y) {
     return job->map + (size_t)y * job->stride;
 }
 
-/* The mask records of a level: 3 rows (y % 3) packed from the start of
- * slot 10 (slots 10 and 11, 8 * rw bytes, hold 3 * WK__EROSION_MASK_BYTES(w)
- * for every w >= 1); a row outside the map reads the zero row. */
+/* The mask record of row y at a level: 3 of them (y % 3) after the level's
+ * rows; a row outside the map reads zero masks. */
 static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
-    if (y < 0 || y >= b->job->h) return (uint8_t *)(uintptr_t)(b->job->zero_row - ROW_LEAD);
-    uint8_t *base = (uint8_t *)(b->ring + ((size_t)level * RING_ROWS + 10) * b->job->rw);
+    if (y < 0 || y >= b->job->h) return (uint8_t *)(uintptr_t)b->job->zero_masks;
+    uint8_t *base = (uint8_t *)(b->ring + (size_t)level * b->job->level + RING_ROWS * b->job->rw);
     return base + (size_t)(y % 3) * WK__EROSION_MASK_BYTES(b->job->w);
 }
 
@@ -272,11 +280,15 @@ static wk_status thermal_run(const wk__call *call, const wk_heightmap *map, floa
     }
     job.nan_row = nan_row + ROW_LEAD;
     job.zero_row = zero_row + ROW_LEAD;
-    job.rings = base + 2 * job.rw;
+    float *zero_masks = base + 2 * job.rw;
+    memset(zero_masks, 0, mask_floats(w) * sizeof(float));
+    job.zero_masks = (const uint8_t *)zero_masks;
+    job.level = level_floats(w);
+    job.rings = zero_masks + mask_floats(w);
     for (uint32_t done = 0; done < iterations;) {
         uint32_t k = iterations - done < group ? iterations - done : group;
         job.group = k;
-        job.ring_floats = (size_t)k * RING_ROWS * job.rw;
+        job.ring_floats = (size_t)k * job.level;
         job.halo = job.rings + (size_t)bands * job.ring_floats;
         copy_halos(&job);
         wk__parallel_for(call, bands, (size_t)w * (h / bands) * k, band_part, &job);

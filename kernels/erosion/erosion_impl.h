@@ -9,9 +9,10 @@
 
 /* Rows are padded: element -1 and element w of a height row are readable
  * (NaN: no neighbour), as are those of a share row (0). */
-/* Bytes of one row's mask record for n cells: 8 bit planes of
- * (ceil(n / 16) + 2) 16-bit words. */
-#define WK__EROSION_MASK_BYTES(n) (16 * (((size_t)(n) + 15) / 16 + 2))
+/* Bytes of one row's mask record for n cells: 8 planes (one per neighbour
+ * direction) of one byte per cell (0xff: lower by more than the talus),
+ * rounded up to 16 cells, with 16 zero bytes before and after. */
+#define WK__EROSION_MASK_BYTES(n) (8 * ((((size_t)(n) + 15) / 16) * 16 + 32))
 
 typedef struct wk__erosion_kernels {
     /* Pass 1 for the n cells of one row (every column; the driver then
