@@ -184,6 +184,7 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
             row[-1] = pad;
             row[w] = pad;
         }
+        memset(mask_row(&b, j, 0), 0, 3 * WK__EROSION_MASK_BYTES(w));
     }
     int64_t first = b.y0 - 2 * K < 0 ? 0 : b.y0 - 2 * K;
     for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t++) {

@@ -20,7 +20,8 @@ typedef struct wk__erosion_kernels {
      * up[i-1..i+1], mid[i-1], mid[i+1], dn[i-1..i+1]. Writes the share each
      * lower neighbour receives, s[i], and the height minus what the cell
      * gives, p[i] (erosion.h has the arithmetic). A path may also record in
-     * `masks` (WK__EROSION_MASK_BYTES(n) bytes, 16-byte aligned) which
+     * `masks` (WK__EROSION_MASK_BYTES(n) bytes, zeroed by the driver before
+     * its first use; a path writes the same bytes of it on every call) which
      * neighbours are lower by more than the talus, for its own gather of
      * this row and of the rows above and below. */
     void (*share)(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s, float *p,

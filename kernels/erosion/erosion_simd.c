@@ -18,8 +18,6 @@
  * integers, comes from a table of those 9 values. */
 #include "core/wk_fp_guard.h"
 
-#include <string.h>
-
 #include "erosion_impl.h"
 #include "wk_simd.h"
 
@@ -109,13 +107,10 @@ static void share(const float *up, const float *mid, const float *dn, size_t n, 
                   uint8_t *masks) {
     const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
 #if MASK_BYTES_PATH
-    /* the zero bytes before each plane and after its n cells (the cells of a
-     * last partial vector past n are stored as 0: those lanes compare 0 > talus) */
+    /* writes the bytes of the cells in whole vectors: those of a last
+     * partial vector past n as 0 (those lanes compare 0 > talus); the zero
+     * bytes before and after each plane are the driver's */
     const size_t pb = plane_bytes(n);
-    for (int k = 0; k < 8; k++) {
-        memset(masks + k * pb, 0, 16);
-        memset(masks + k * pb + 16 + n, 0, 16);
-    }
 #else
     const size_t pb = 0;
 #endif
