@@ -25,8 +25,14 @@ WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 
 wk__erosion_tuning wk__erosion_tune = {0, 0};
 
+#ifndef ROWS_PER_STEP
+#define ROWS_PER_STEP 2
+#endif
 enum {
-    RING_ROWS = 10,                 /* per level: 4 heights, 3 shares, 3 heights minus given (+ 3 mask records) */
+    STEP_ROWS = ROWS_PER_STEP,      /* rows each level advances per step */
+    H_SLOTS = STEP_ROWS + 3,        /* per level: heights rows, */
+    S_SLOTS = STEP_ROWS + 2,        /* shares rows, as many heights-minus-given rows and mask records */
+    RING_ROWS = H_SLOTS + 2 * S_SLOTS,
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
@@ -37,9 +43,9 @@ enum {
 enum { ROW_LEAD = 16 };
 static size_t padded_row(uint32_t w) { return ((size_t)w + ROW_LEAD + 1 + 15) / 16 * 16; }
 
-/* Floats holding the 3 mask records of a level (one per row y % 3), a
- * multiple of 16 floats (64 bytes). */
-static size_t mask_floats(uint32_t w) { return (3 * WK__EROSION_MASK_BYTES(w) / 4 + 15) / 16 * 16; }
+/* Floats holding the S_SLOTS mask records of a level (one per row
+ * y % S_SLOTS), a multiple of 16 floats (64 bytes). */
+static size_t mask_floats(uint32_t w) { return (S_SLOTS * WK__EROSION_MASK_BYTES(w) / 4 + 15) / 16 * 16; }
 /* Floats of one level of a ring: its rows, then its mask records. */
 static size_t level_floats(uint32_t w) { return RING_ROWS * padded_row(w) + mask_floats(w); }
 
@@ -130,11 +136,11 @@ static float *ring_row(const band_rows *b, int64_t level, int slot) {
 }
 static const float *height_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->nan_row;
-    return ring_row(b, level, (int)(y & 3));
+    return ring_row(b, level, (int)(y % H_SLOTS));
 }
 static const float *share_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->zero_row;
-    return ring_row(b, level, 4 + (int)(y % 3));
+    return ring_row(b, level, H_SLOTS + (int)(y % S_SLOTS));
 }
 
 /* Row y of the map as the pass started. */
@@ -146,12 +152,12 @@ static const float *input_row(const band_rows *b, int64_t y) {
     return job->map + (size_t)y * job->stride;
 }
 
-/* The mask record of row y at a level: 3 of them (y % 3) after the level's
- * rows; a row outside the map reads zero masks. */
+/* The mask record of row y at a level: S_SLOTS of them (y % S_SLOTS) after
+ * the level's rows; a row outside the map reads zero masks. */
 static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return (uint8_t *)(uintptr_t)b->job->zero_masks;
     uint8_t *base = (uint8_t *)(b->ring + (size_t)level * b->job->level + RING_ROWS * b->job->rw);
-    return base + (size_t)(y % 3) * WK__EROSION_MASK_BYTES(b->job->w);
+    return base + (size_t)(y % S_SLOTS) * WK__EROSION_MASK_BYTES(b->job->w);
 }
 
 /* Pass 1 of row r at level j: shares and heights minus what is given, for
@@ -160,7 +166,7 @@ static void pass1(const band_rows *b, int64_t j, int64_t r) {
     const erosion_job *job = b->job;
     size_t w = (size_t)job->w;
     const float *hr = height_row(b, j, r);
-    float *s = ring_row(b, j, 4 + (int)(r % 3)), *p = ring_row(b, j, 7 + (int)(r % 3));
+    float *s = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS)), *p = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
     job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
     if (r == 0 || r == job->h - 1) {
         memset(s, 0, w * sizeof *s);
@@ -178,35 +184,36 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
     const int64_t K = job->group, h = job->h;
     const size_t w = (size_t)job->w;
     for (int64_t j = 0; j < K; j++) {
-        for (int slot = 0; slot < 10; slot++) {
+        for (int slot = 0; slot < RING_ROWS; slot++) {
             float *row = ring_row(&b, j, slot);
-            float pad = slot < 4 ? NAN : 0.0f;
+            float pad = slot < H_SLOTS ? NAN : 0.0f;
             row[-1] = pad;
             row[w] = pad;
         }
-        memset(mask_row(&b, j, 0), 0, 3 * WK__EROSION_MASK_BYTES(w));
+        memset(mask_row(&b, j, 0), 0, S_SLOTS * WK__EROSION_MASK_BYTES(w));
     }
     int64_t first = b.y0 - 2 * K < 0 ? 0 : b.y0 - 2 * K;
-    for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t++) {
+    for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t += STEP_ROWS) {
         for (int64_t j = 0; j <= K; j++) {
             int64_t lo = b.y0 - 2 * (K - j), hi = b.y1 + 2 * (K - j);
             if (lo < 0) lo = 0;
             if (hi > h) hi = h;
-            int64_t y = t - 2 * j;
-            if (y >= lo && y < hi) {
+            for (int64_t y = t - 2 * j; y < t - 2 * j + STEP_ROWS; y++) {
+                if (y < lo || y >= hi) continue;
                 if (j == 0) {
-                    memcpy(ring_row(&b, 0, (int)(y & 3)), input_row(&b, y), w * sizeof(float));
+                    memcpy(ring_row(&b, 0, (int)(y % H_SLOTS)), input_row(&b, y), w * sizeof(float));
                 } else {
-                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y & 3));
+                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y % H_SLOTS));
                     job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
                                    height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
                                    share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
-                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y - 1),
-                                   mask_row(&b, j - 1, y), mask_row(&b, j - 1, y + 1), w, job->talus, out);
+                                   ring_row(&b, j - 1, H_SLOTS + S_SLOTS + (int)(y % S_SLOTS)),
+                                   mask_row(&b, j - 1, y - 1), mask_row(&b, j - 1, y), mask_row(&b, j - 1, y + 1), w,
+                                   job->talus, out);
                 }
             }
-            int64_t r = y - 1;
-            if (j < K && r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
+            for (int64_t r = t - 2 * j - 1; j < K && r < t - 2 * j - 1 + STEP_ROWS; r++)
+                if (r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
         }
     }
 }
