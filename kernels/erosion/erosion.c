@@ -4,12 +4,15 @@
  * The pipeline (one band of rows [y0, y1), K iterations): level 0 is the map
  * as the pass starts, level j the map after j iterations. Level j needs rows
  * [y0 - 2(K - j), y1 + 2(K - j)) (clipped to the map), since a cell's next
- * height depends on heights two cells away. Rows stream in order: at step
- * t, each level j produces its row t - 2j (level 0 copies it in, level j > 0
- * gathers it from level j - 1), then computes pass 1 (shares) of its row
- * t - 2j - 1. Each level keeps 4 height rows, 3 share rows and 3 rows of
- * heights-minus-given in a ring; level K writes straight into the map, in
- * place (a band reads its own rows before it overwrites them, and the rows
+ * height depends on heights two cells away. Rows stream in order, R =
+ * STEP_ROWS at a time: at step t, each level j produces its rows t - 2j ..
+ * t - 2j + R - 1 (level 0 copies them in, level j > 0 gathers them from level
+ * j - 1), then computes pass 1 (shares) of its rows t - 2j - 1 ..
+ * t - 2j + R - 2 (R = 2 rather than 1 reuses more rows while they are still
+ * in L1). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
+ * heights-minus-given and mask records in a ring; level K writes straight
+ * into the map, in place (a band reads its own rows before it overwrites
+ * them, and the rows
  * it reads from other bands come from copies taken before the pass). Every
  * cell is computed by the same row kernels from the same inputs however the
  * map is cut, so bands and passes never change a bit. */
