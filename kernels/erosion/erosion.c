@@ -12,8 +12,8 @@
  * in L1). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
  * heights-minus-given and mask records in a ring; level K writes straight
  * into the map, in place (a band reads its own rows before it overwrites
- * them, and the rows
- * it reads from other bands come from copies taken before the pass). Every
+ * them, and the rows it reads from other bands come from copies taken
+ * before the pass). Every
  * cell is computed by the same row kernels from the same inputs however the
  * map is cut, so bands and passes never change a bit. */
 #include "core/wk_fp_guard.h"
