@@ -169,7 +169,8 @@ static void pass1(const band_rows *b, int64_t j, int64_t r) {
     const erosion_job *job = b->job;
     size_t w = (size_t)job->w;
     const float *hr = height_row(b, j, r);
-    float *s = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS)), *p = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
+    float *s = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS));
+    float *p = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
     job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
     if (r == 0 || r == job->h - 1) {
         memset(s, 0, w * sizeof *s);
