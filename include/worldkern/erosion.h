@@ -85,11 +85,12 @@ WK_API uint32_t wk_erosion_halo(uint32_t iterations);
  * capped at WK_MAX_THREADS and at h). A call given less scratch, but at
  * least the bound for 1 thread, uses fewer threads (same results); below
  * the bound for 1 thread it fails with WK_ERR_CAPACITY. The size depends on
- * w, not on h: each thread caches 12 rows per iteration it runs at a time
- * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 4000, 7 at
- * w = 4096), and each boundary between two threads' bands copies 4K rows:
- * about 12 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
- * (1024 wide, 1 thread: 0.4 MB; 2 threads: 0.9 MB).
+ * w, not on h: each thread caches, per iteration it runs at a time, 13 rows
+ * and 4 rows of neighbour masks (8 bytes per cell), about 21 rows of floats
+ * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 2300, 4
+ * at w = 4096), and each boundary between two threads' bands copies 4K rows:
+ * about 21 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
+ * (1024 wide, 1 thread: 0.75 MB; 2 threads: 1.6 MB).
  * Errors: WK_ERR_NULL (floats), WK_ERR_INVALID_ARG (threads < 0),
  * WK_ERR_OVERFLOW (the size overflows size_t bytes). Thread-safe. */
 WK_API wk_status wk_erosion_scratch_bound(uint32_t w, uint32_t h, int32_t threads, size_t *floats);

@@ -4,13 +4,16 @@
  * The pipeline (one band of rows [y0, y1), K iterations): level 0 is the map
  * as the pass starts, level j the map after j iterations. Level j needs rows
  * [y0 - 2(K - j), y1 + 2(K - j)) (clipped to the map), since a cell's next
- * height depends on heights two cells away. Rows stream in order: at step
- * t, each level j produces its row t - 2j (level 0 copies it in, level j > 0
- * gathers it from level j - 1), then computes pass 1 (shares) of its row
- * t - 2j - 1. Each level keeps 4 height rows, 3 share rows and 3 rows of
- * heights-minus-given in a ring; level K writes straight into the map, in
- * place (a band reads its own rows before it overwrites them, and the rows
- * it reads from other bands come from copies taken before the pass). Every
+ * height depends on heights two cells away. Rows stream in order, R =
+ * STEP_ROWS at a time: at step t, each level j produces its rows t - 2j ..
+ * t - 2j + R - 1 (level 0 copies them in, level j > 0 gathers them from level
+ * j - 1), then computes pass 1 (shares) of its rows t - 2j - 1 ..
+ * t - 2j + R - 2 (R = 2 rather than 1 reuses more rows while they are still
+ * in L1). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
+ * heights-minus-given and mask records in a ring; level K writes straight
+ * into the map, in place (a band reads its own rows before it overwrites
+ * them, and the rows it reads from other bands come from copies taken
+ * before the pass). Every
  * cell is computed by the same row kernels from the same inputs however the
  * map is cut, so bands and passes never change a bit. */
 #include "core/wk_fp_guard.h"
@@ -25,8 +28,14 @@ WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 
 wk__erosion_tuning wk__erosion_tune = {0, 0};
 
+#ifndef ROWS_PER_STEP
+#define ROWS_PER_STEP 2
+#endif
 enum {
-    RING_ROWS = 12,                 /* per level: 4 heights, 3 shares, 3 heights minus given, 2 masks */
+    STEP_ROWS = ROWS_PER_STEP,      /* rows each level advances per step */
+    H_SLOTS = STEP_ROWS + 3,        /* per level: heights rows, */
+    S_SLOTS = STEP_ROWS + 2,        /* shares rows, as many heights-minus-given rows and mask records */
+    RING_ROWS = H_SLOTS + 2 * S_SLOTS,
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
@@ -37,18 +46,25 @@ enum {
 enum { ROW_LEAD = 16 };
 static size_t padded_row(uint32_t w) { return ((size_t)w + ROW_LEAD + 1 + 15) / 16 * 16; }
 
+/* Floats holding the S_SLOTS mask records of a level (one per row
+ * y % S_SLOTS), a multiple of 16 floats (64 bytes). */
+static size_t mask_floats(uint32_t w) { return (S_SLOTS * WK__EROSION_MASK_BYTES(w) / 4 + 15) / 16 * 16; }
+/* Floats of one level of a ring: its rows, then its mask records. */
+static size_t level_floats(uint32_t w) { return RING_ROWS * padded_row(w) + mask_floats(w); }
+
 /* Iterations per pass for rows of width w: as many as fit the cache budget. */
 static uint32_t group_for_width(uint32_t w) {
-    size_t k = CACHE_FLOATS / (RING_ROWS * padded_row(w));
+    size_t k = CACHE_FLOATS / level_floats(w);
     return k < 1 ? 1 : k > MAX_GROUP ? MAX_GROUP : (uint32_t)k;
 }
 
 /* Scratch floats for `bands` bands (and as many parts) with K iterations per
- * pass: a NaN row and a zero row, the rings, and 4K copied rows per
- * boundary between bands. 0 when it overflows size_t bytes. */
+ * pass: a NaN row, a zero row and zero mask records, the rings, and 4K
+ * copied rows per boundary between bands. 0 when it overflows size_t bytes. */
 static size_t scratch_need(uint32_t w, uint64_t bands, uint64_t group) {
     uint64_t rw = padded_row(w);
-    uint64_t need = 16 + 2 * rw + bands * group * RING_ROWS * rw + (bands - 1) * 4 * group * (uint64_t)w;
+    uint64_t need = 16 + 2 * rw + mask_floats(w) + bands * group * level_floats(w) +
+                    (bands - 1) * 4 * group * (uint64_t)w;
     if (need > SIZE_MAX / sizeof(float)) return 0;
     return (size_t)need;
 }
@@ -100,7 +116,9 @@ typedef struct erosion_job {
     uint32_t bands;
     size_t rw;          /* padded row length */
     const float *nan_row, *zero_row; /* padded: point at element 0 */
-    float *rings;       /* per part: group * RING_ROWS * rw floats */
+    const uint8_t *zero_masks;       /* the mask record of a row outside the map */
+    size_t level;       /* floats per level of a ring */
+    float *rings;       /* per part: group * level floats */
     size_t ring_floats;
     float *halo;        /* per boundary b = 1 .. bands - 1: 4 * group rows of w */
 } erosion_job;
@@ -117,15 +135,15 @@ typedef struct band_rows {
 } band_rows;
 
 static float *ring_row(const band_rows *b, int64_t level, int slot) {
-    return b->ring + ((size_t)level * RING_ROWS + (size_t)slot) * b->job->rw + ROW_LEAD;
+    return b->ring + (size_t)level * b->job->level + (size_t)slot * b->job->rw + ROW_LEAD;
 }
 static const float *height_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->nan_row;
-    return ring_row(b, level, (int)(y & 3));
+    return ring_row(b, level, (int)(y % H_SLOTS));
 }
 static const float *share_row(const band_rows *b, int64_t level, int64_t y) {
     if (y < 0 || y >= b->job->h) return b->job->zero_row;
-    return ring_row(b, level, 4 + (int)(y % 3));
+    return ring_row(b, level, H_SLOTS + (int)(y % S_SLOTS));
 }
 
 /* Row y of the map as the pass started. */
@@ -137,8 +155,12 @@ static const float *input_row(const band_rows *b, int64_t y) {
     return job->map + (size_t)y * job->stride;
 }
 
+/* The mask record of row y at a level: S_SLOTS of them (y % S_SLOTS) after
+ * the level's rows; a row outside the map reads zero masks. */
 static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
-    return (uint8_t *)ring_row(b, level, 10 + (int)(y & 1));
+    if (y < 0 || y >= b->job->h) return (uint8_t *)(uintptr_t)b->job->zero_masks;
+    uint8_t *base = (uint8_t *)(b->ring + (size_t)level * b->job->level + RING_ROWS * b->job->rw);
+    return base + (size_t)(y % S_SLOTS) * WK__EROSION_MASK_BYTES(b->job->w);
 }
 
 /* Pass 1 of row r at level j: shares and heights minus what is given, for
@@ -147,7 +169,8 @@ static void pass1(const band_rows *b, int64_t j, int64_t r) {
     const erosion_job *job = b->job;
     size_t w = (size_t)job->w;
     const float *hr = height_row(b, j, r);
-    float *s = ring_row(b, j, 4 + (int)(r % 3)), *p = ring_row(b, j, 7 + (int)(r % 3));
+    float *s = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS));
+    float *p = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
     job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
     if (r == 0 || r == job->h - 1) {
         memset(s, 0, w * sizeof *s);
@@ -165,34 +188,36 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
     const int64_t K = job->group, h = job->h;
     const size_t w = (size_t)job->w;
     for (int64_t j = 0; j < K; j++) {
-        for (int slot = 0; slot < 10; slot++) {
+        for (int slot = 0; slot < RING_ROWS; slot++) {
             float *row = ring_row(&b, j, slot);
-            float pad = slot < 4 ? NAN : 0.0f;
+            float pad = slot < H_SLOTS ? NAN : 0.0f;
             row[-1] = pad;
             row[w] = pad;
         }
+        memset(mask_row(&b, j, 0), 0, S_SLOTS * WK__EROSION_MASK_BYTES(w));
     }
     int64_t first = b.y0 - 2 * K < 0 ? 0 : b.y0 - 2 * K;
-    for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t++) {
+    for (int64_t t = first; t <= b.y1 - 1 + 2 * K; t += STEP_ROWS) {
         for (int64_t j = 0; j <= K; j++) {
             int64_t lo = b.y0 - 2 * (K - j), hi = b.y1 + 2 * (K - j);
             if (lo < 0) lo = 0;
             if (hi > h) hi = h;
-            int64_t y = t - 2 * j;
-            if (y >= lo && y < hi) {
+            for (int64_t y = t - 2 * j; y < t - 2 * j + STEP_ROWS; y++) {
+                if (y < lo || y >= hi) continue;
                 if (j == 0) {
-                    memcpy(ring_row(&b, 0, (int)(y & 3)), input_row(&b, y), w * sizeof(float));
+                    memcpy(ring_row(&b, 0, (int)(y % H_SLOTS)), input_row(&b, y), w * sizeof(float));
                 } else {
-                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y & 3));
+                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y % H_SLOTS));
                     job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
                                    height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
                                    share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
-                                   ring_row(&b, j - 1, 7 + (int)(y % 3)), mask_row(&b, j - 1, y), w,
+                                   ring_row(&b, j - 1, H_SLOTS + S_SLOTS + (int)(y % S_SLOTS)),
+                                   mask_row(&b, j - 1, y - 1), mask_row(&b, j - 1, y), mask_row(&b, j - 1, y + 1), w,
                                    job->talus, out);
                 }
             }
-            int64_t r = y - 1;
-            if (j < K && r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
+            for (int64_t r = t - 2 * j - 1; j < K && r < t - 2 * j - 1 + STEP_ROWS; r++)
+                if (r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
         }
     }
 }
@@ -267,11 +292,15 @@ static wk_status thermal_run(const wk__call *call, const wk_heightmap *map, floa
     }
     job.nan_row = nan_row + ROW_LEAD;
     job.zero_row = zero_row + ROW_LEAD;
-    job.rings = base + 2 * job.rw;
+    float *zero_masks = base + 2 * job.rw;
+    memset(zero_masks, 0, mask_floats(w) * sizeof(float));
+    job.zero_masks = (const uint8_t *)zero_masks;
+    job.level = level_floats(w);
+    job.rings = zero_masks + mask_floats(w);
     for (uint32_t done = 0; done < iterations;) {
         uint32_t k = iterations - done < group ? iterations - done : group;
         job.group = k;
-        job.ring_floats = (size_t)k * RING_ROWS * job.rw;
+        job.ring_floats = (size_t)k * job.level;
         job.halo = job.rings + (size_t)bands * job.ring_floats;
         copy_halos(&job);
         wk__parallel_for(call, bands, (size_t)w * (h / bands) * k, band_part, &job);

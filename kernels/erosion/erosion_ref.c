@@ -29,8 +29,9 @@ static void share_ref(const float *up, const float *mid, const float *dn, size_t
 }
 
 static void gather_ref(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                       const float *sdn, const float *p, const uint8_t *masks, size_t n, float talus, float *out) {
-    (void)masks;
+                       const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid,
+                       const uint8_t *mdn, size_t n, float talus, float *out) {
+    (void)mup, (void)mmid, (void)mdn;
     for (size_t i = 0; i < n; i++) {
         const float *hu = hup + i, *hm = hmid + i, *hd = hdn + i, *su = sup + i, *sm = smid + i, *sd = sdn + i;
         const float hc = hm[0];

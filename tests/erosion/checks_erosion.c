@@ -151,7 +151,7 @@ static int compare_case(const erosion_case *c, const char *what) {
 
 static int isa_sizes(uint32_t iterations) {
     int fails = 0;
-    static const uint32_t ws[] = {3, 4, 15, 16, 17, 31, 33, 70};
+    static const uint32_t ws[] = {3, 4, 15, 16, 17, 31, 32, 33, 47, 48, 70};
     static const uint32_t hs[] = {3, 5, 17, 40};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         for (size_t j = 0; j < sizeof hs / sizeof hs[0]; j++) {
@@ -425,6 +425,38 @@ int wk_check_erosion_nan_holes(void) {
     for (int i = 3; i < W * H; i += 7) in[i] = NAN;
     erosion_case c = {W, H, W, 0.05f, 12, in};
     fails += compare_case(&c, "NaN holes");
+    return fails;
+}
+
+/* The AVX-512 path records each row's "lower neighbour" masks as rows of
+ * bytes that pass 2 reads one column left or right, and takes the shares of
+ * the columns left and right from lane shifts of aligned vectors: cells at
+ * the map's left and right columns, at the edges of 16-cell vectors, next to
+ * NaN holes, and in the first and last rows, for widths that end a vector
+ * exactly, one cell into the next, and one short. */
+int wk_check_erosion_vector_edges(void) {
+    int fails = 0;
+    static const uint32_t ws[] = {16, 32, 47, 48, 49, 64, 65};
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        const uint32_t w = ws[i], h = 7;
+        float *in = alloc_floats((size_t)w * h);
+        fill_terrain(in, w, h, w, 4.0f, 300 + i);
+        for (uint32_t y = 0; y < h; y++) { /* tall cells on the vector edges and the borders */
+            in[(size_t)y * w] += 3.0f;
+            in[(size_t)y * w + w - 1] += 3.0f;
+            for (uint32_t x = 15; x < w; x += 16) in[(size_t)y * w + x] += (y & 1) ? 3.0f : -3.0f;
+            for (uint32_t x = 16; x < w; x += 16) in[(size_t)y * w + x] += (y & 1) ? -2.0f : 2.0f;
+        }
+        erosion_case c = {w, h, w, 0.1f, 3, in};
+        fails += compare_case(&c, "vector edges");
+        for (uint32_t y = 1; y < h; y += 2) { /* holes on the vector edges */
+            in[(size_t)y * w + 16] = NAN;
+            in[(size_t)y * w + w - 2] = NAN;
+        }
+        in[w + 1] = -NAN;
+        fails += compare_case(&c, "vector edges with holes");
+        free(in);
+    }
     return fails;
 }
 
