@@ -1,6 +1,7 @@
 /* bench_voxel.c: the voxel family. Names voxel/<kernel>/<isa>/<scene>/t<threads>.
  *
- * Scene: a 256^3 terrain. Heights come from wk_noise_fbm2_grid (5 octaves,
+ * Scene (voxel_scene.c, shared with bench_voxel_embree.c): a 256^3 terrain.
+ * Heights come from wk_noise_fbm2_grid (5 octaves,
  * a lattice cell every 64 blocks) mapped to 40..216; blocks below the
  * height are solid (one wk_voxel_set_box call), then about 1% of the
  * surface blocks are carved into random bricks (half their sub-voxels).
@@ -20,20 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <worldkern/noise.h>
 #include <worldkern/voxel.h>
 
 #include "bench_shim.h"
+#include "voxel_scene.h"
 
-enum { SIZE = 256, CAM = 1024, RANDOM_RAYS = 1 << 20, POINTS = 1 << 20, MARCH_CAM = 256 };
-
-static uint32_t next_u32(uint32_t *state) {
-    uint32_t z = (*state += 0x9E3779B9u);
-    z = (z ^ (z >> 16)) * 0x85EBCA6Bu;
-    z = (z ^ (z >> 13)) * 0xC2B2AE35u;
-    return z ^ (z >> 16);
-}
-static double unit(uint32_t *s) { return (double)(next_u32(s) >> 8) * (1.0 / 16777216.0); }
+enum { SIZE = WK_SCENE_SIZE, CAM = 1024, RANDOM_RAYS = 1 << 20, POINTS = 1 << 20, MARCH_CAM = 256 };
 
 typedef struct ray_buf {
     size_t n;
@@ -81,81 +74,19 @@ static int same_as_ref(const ray_buf *r) {
 }
 
 static int camera_rays(ray_buf *r, uint32_t side) {
-    if (!ray_buf_alloc(r, (size_t)side * side)) return 0;
-    /* from above the (0, 0) corner, looking towards the middle of the far side */
-    float pos[3] = {-8.0f, 250.0f, -8.0f}, target[3] = {160.0f, 60.0f, 200.0f};
-    float f[3], len = 0;
-    for (int a = 0; a < 3; a++) {
-        f[a] = target[a] - pos[a];
-        len += f[a] * f[a];
-    }
-    len = sqrtf(len);
-    for (int a = 0; a < 3; a++) f[a] /= len;
-    float right[3] = {f[2], 0, -f[0]}; /* f x up */
-    float rl = sqrtf(right[0] * right[0] + right[2] * right[2]);
-    right[0] /= rl;
-    right[2] /= rl;
-    float up[3] = {right[1] * f[2] - right[2] * f[1], right[2] * f[0] - right[0] * f[2],
-                   right[0] * f[1] - right[1] * f[0]};
-    if (up[1] < 0)
-        for (int a = 0; a < 3; a++) up[a] = -up[a];
-    if (right[0] * f[2] - right[2] * f[0] > 0) /* keep a right-handed image; any is fine */
-        for (int a = 0; a < 3; a++) right[a] = -right[a];
-    wk_voxel_camera cam = {{pos[0], pos[1], pos[2]}, {f[0], f[1], f[2]}, {right[0], right[1], right[2]},
-                           {up[0], up[1], up[2]}, 0.7f, 0.7f, {0}};
-    return wk_voxel_camera_rays(&cam, side, side, r->o[0], r->o[1], r->o[2], r->d[0], r->d[1], r->d[2], NULL) ==
-           WK_OK;
+    return ray_buf_alloc(r, (size_t)side * side) && wk_scene_camera_rays(side, r->o, r->d);
 }
 
 static int build_scene(void) {
     if (scene.state) return scene.state > 0;
     scene.state = -1;
-    if (wk_voxel_world_create(&scene.w, NULL) != WK_OK) return 0;
     scene.height = malloc(SIZE * SIZE * sizeof(float));
-    uint8_t *box = calloc((size_t)SIZE * SIZE * SIZE, 1);
-    if (!scene.height || !box) return 0;
-    wk_fbm fbm = WK_FBM_DEFAULTS;
-    wk_grid2 g = {0, 0, SIZE, SIZE, 1.0, SIZE, {0, 0}};
-    if (wk_noise_fbm2_grid(&fbm, &g, scene.height, NULL) != WK_OK) return 0;
-    for (size_t i = 0; i < SIZE * SIZE; i++) {
-        float h = 128.0f + 110.0f * scene.height[i];
-        scene.height[i] = h < 40.0f ? 40.0f : h > 216.0f ? 216.0f : h;
-    }
-    /* box index x + SIZE * (y + SIZE * z) */
-    for (int z = 0; z < SIZE; z++)
-        for (int x = 0; x < SIZE; x++) {
-            float h = scene.height[z * SIZE + x];
-            for (int y = 0; y < SIZE && (float)y < h; y++) box[(size_t)x + SIZE * ((size_t)y + SIZE * (size_t)z)] = 1;
-        }
-    wk_status s = wk_voxel_set_box(scene.w, 0, 0, 0, SIZE, SIZE, SIZE, box, SIZE, (size_t)SIZE * SIZE);
-    free(box);
-    if (s != WK_OK) return 0;
     uint32_t st = 99;
-    for (int z = 0; z < SIZE; z++)
-        for (int x = 0; x < SIZE; x++) {
-            if (next_u32(&st) % 100 != 0) continue;
-            int top = (int)ceilf(scene.height[z * SIZE + x]) - 1;
-            uint64_t m = ((uint64_t)next_u32(&st) << 32) | next_u32(&st);
-            if (m == 0 || m == WK_VOXEL_FULL) m = 0x5555;
-            if (wk_voxel_set_sub(scene.w, x, top, z, m) != WK_OK) return 0;
-            scene.bricks++;
-        }
+    if (!scene.height || !wk_scene_build_world(&scene.w, scene.height, &st, &scene.bricks)) return 0;
     if (!camera_rays(&scene.camera, CAM) || !camera_rays(&scene.march, MARCH_CAM)) return 0;
     ray_buf *r = &scene.random;
     if (!ray_buf_alloc(r, RANDOM_RAYS)) return 0;
-    for (size_t i = 0; i < r->n; i++) {
-        int x = (int)(next_u32(&st) % SIZE), z = (int)(next_u32(&st) % SIZE);
-        float h = scene.height[z * SIZE + x];
-        r->o[0][i] = (float)(x + unit(&st));
-        r->o[2][i] = (float)(z + unit(&st));
-        r->o[1][i] = (float)(h + 1.0 + unit(&st) * (SIZE - 1 - h));
-        double d[3], l2;
-        do {
-            for (int a = 0; a < 3; a++) d[a] = unit(&st) * 2 - 1;
-            l2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        } while (l2 > 1 || l2 < 1e-6);
-        for (int a = 0; a < 3; a++) r->d[a][i] = (float)d[a];
-    }
+    wk_scene_random_rays(scene.height, &st, r->n, r->o, r->d);
     ray_buf *sm = &scene.small;
     if (!ray_buf_alloc(sm, 4096)) return 0;
     for (int a = 0; a < 3; a++) {
@@ -215,7 +146,7 @@ static void bm_points(wk_bench_state *st, void *vctx) {
         for (int a = 0; a < 3; a++) {
             p[a] = malloc(POINTS * 4);
             if (!p[a]) return fail(st, "alloc");
-            for (size_t i = 0; i < POINTS; i++) p[a][i] = (float)(unit(&s) * SIZE);
+            for (size_t i = 0; i < POINTS; i++) p[a][i] = (float)(wk_scene_unit(&s) * SIZE);
         }
         solid = malloc(POINTS);
         ref = malloc(POINTS);
@@ -250,7 +181,7 @@ static void bm_edits(wk_bench_state *st, void *vctx) {
     static int32_t xyz[3 * EDITS];
     static uint64_t old[EDITS];
     uint32_t s = 3;
-    for (int i = 0; i < 3 * EDITS; i++) xyz[i] = (int32_t)(next_u32(&s) % SIZE);
+    for (int i = 0; i < 3 * EDITS; i++) xyz[i] = (int32_t)(wk_scene_next_u32(&s) % SIZE);
     for (int i = 0; i < EDITS; i++) wk_voxel_get_block(scene.w, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], &old[i]);
     wk_bench_set_counter(st, "verified", 1.0);
     while (wk_bench_keep_running(st)) {

@@ -2,9 +2,8 @@
  * the issue's "vs Embree" goal. Built only when CMake finds Embree 3
  * (Debian: libembree-dev); names voxel/embree/<api>/<scene>/t<threads>.
  *
- * The scene and the rays are the ones of bench_voxel.c, rebuilt here through
- * the public API with the same parameters and seeds (bench_voxel.c keeps its
- * scene to itself): a 256^3 terrain, wk_noise_fbm2_grid heights mapped to
+ * The scene and the rays are the ones of bench_voxel.c, built by the same
+ * code (voxel_scene.c) with the same seeds: a 256^3 terrain, wk_noise_fbm2_grid heights mapped to
  * 40..216, about 1% of the surface blocks carved into random bricks; the
  * 1024^2 pinhole camera rays and the 2^20 random rays, tmax = INFINITY.
  * The counter hit_fraction (worldkern's exact cast) equals the one of
@@ -64,22 +63,14 @@
 #define HAVE_MXCSR 1
 #endif
 
-#include <worldkern/noise.h>
 #include <worldkern/voxel.h>
 
 #include "bench_shim.h"
+#include "voxel_scene.h"
 
-enum { SIZE = 256, CAM = 1024, RANDOM_RAYS = 1 << 20, LAT = 4 * SIZE };
+enum { SIZE = WK_SCENE_SIZE, CAM = 1024, RANDOM_RAYS = 1 << 20, LAT = 4 * SIZE };
 
-/* ---------------------------------------------------------------- the scene (as bench_voxel.c) */
-
-static uint32_t next_u32(uint32_t *state) {
-    uint32_t z = (*state += 0x9E3779B9u);
-    z = (z ^ (z >> 16)) * 0x85EBCA6Bu;
-    z = (z ^ (z >> 13)) * 0xC2B2AE35u;
-    return z ^ (z >> 16);
-}
-static double unit(uint32_t *s) { return (double)(next_u32(s) >> 8) * (1.0 / 16777216.0); }
+/* ---------------------------------------------------------------- the scene (voxel_scene.c) */
 
 typedef struct rays {
     size_t n;
@@ -139,79 +130,18 @@ static int rays_alloc(rays *r, size_t n) {
 }
 
 static int camera_rays(rays *r, uint32_t side) {
-    if (!rays_alloc(r, (size_t)side * side)) return 0;
-    float pos[3] = {-8.0f, 250.0f, -8.0f}, target[3] = {160.0f, 60.0f, 200.0f};
-    float f[3], len = 0;
-    for (int a = 0; a < 3; a++) {
-        f[a] = target[a] - pos[a];
-        len += f[a] * f[a];
-    }
-    len = sqrtf(len);
-    for (int a = 0; a < 3; a++) f[a] /= len;
-    float right[3] = {f[2], 0, -f[0]};
-    float rl = sqrtf(right[0] * right[0] + right[2] * right[2]);
-    right[0] /= rl;
-    right[2] /= rl;
-    float up[3] = {right[1] * f[2] - right[2] * f[1], right[2] * f[0] - right[0] * f[2],
-                   right[0] * f[1] - right[1] * f[0]};
-    if (up[1] < 0)
-        for (int a = 0; a < 3; a++) up[a] = -up[a];
-    if (right[0] * f[2] - right[2] * f[0] > 0)
-        for (int a = 0; a < 3; a++) right[a] = -right[a];
-    wk_voxel_camera cam = {{pos[0], pos[1], pos[2]}, {f[0], f[1], f[2]}, {right[0], right[1], right[2]},
-                           {up[0], up[1], up[2]}, 0.7f, 0.7f, {0}};
-    return wk_voxel_camera_rays(&cam, side, side, r->o[0], r->o[1], r->o[2], r->d[0], r->d[1], r->d[2], NULL) ==
-           WK_OK;
+    return rays_alloc(r, (size_t)side * side) && wk_scene_camera_rays(side, r->o, r->d);
 }
 
 static int build_world(void) {
-    if (wk_voxel_world_create(&es.w, NULL) != WK_OK) return 0;
     float *height = malloc(SIZE * SIZE * sizeof(float));
-    uint8_t *box = calloc((size_t)SIZE * SIZE * SIZE, 1);
-    if (!height || !box) {
-        free(height);
-        free(box);
-        return 0;
-    }
-    wk_fbm fbm = WK_FBM_DEFAULTS;
-    wk_grid2 g = {0, 0, SIZE, SIZE, 1.0, SIZE, {0, 0}};
-    int ok = wk_noise_fbm2_grid(&fbm, &g, height, NULL) == WK_OK;
-    for (size_t i = 0; ok && i < SIZE * SIZE; i++) {
-        float h = 128.0f + 110.0f * height[i];
-        height[i] = h < 40.0f ? 40.0f : h > 216.0f ? 216.0f : h;
-    }
-    for (int z = 0; ok && z < SIZE; z++)
-        for (int x = 0; x < SIZE; x++) {
-            float h = height[z * SIZE + x];
-            for (int y = 0; y < SIZE && (float)y < h; y++) box[(size_t)x + SIZE * ((size_t)y + SIZE * (size_t)z)] = 1;
-        }
-    ok = ok && wk_voxel_set_box(es.w, 0, 0, 0, SIZE, SIZE, SIZE, box, SIZE, (size_t)SIZE * SIZE) == WK_OK;
-    free(box);
     uint32_t st = 99;
-    for (int z = 0; ok && z < SIZE; z++)
-        for (int x = 0; ok && x < SIZE; x++) {
-            if (next_u32(&st) % 100 != 0) continue;
-            int top = (int)ceilf(height[z * SIZE + x]) - 1;
-            uint64_t m = ((uint64_t)next_u32(&st) << 32) | next_u32(&st);
-            if (m == 0 || m == WK_VOXEL_FULL) m = 0x5555;
-            ok = wk_voxel_set_sub(es.w, x, top, z, m) == WK_OK;
-        }
+    uint64_t carved;
+    int ok = height && wk_scene_build_world(&es.w, height, &st, &carved);
     ok = ok && camera_rays(&es.camera, CAM);
     rays *r = &es.random;
     ok = ok && rays_alloc(r, RANDOM_RAYS);
-    for (size_t i = 0; ok && i < r->n; i++) {
-        int x = (int)(next_u32(&st) % SIZE), z = (int)(next_u32(&st) % SIZE);
-        float h = height[z * SIZE + x];
-        r->o[0][i] = (float)(x + unit(&st));
-        r->o[2][i] = (float)(z + unit(&st));
-        r->o[1][i] = (float)(h + 1.0 + unit(&st) * (SIZE - 1 - h));
-        double d[3], l2;
-        do {
-            for (int a = 0; a < 3; a++) d[a] = unit(&st) * 2 - 1;
-            l2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        } while (l2 > 1 || l2 < 1e-6);
-        for (int a = 0; a < 3; a++) r->d[a][i] = (float)d[a];
-    }
+    if (ok) wk_scene_random_rays(height, &st, r->n, r->o, r->d);
     free(height);
     if (!ok) return 0;
     wk_voxel_stats stats;
