@@ -33,6 +33,17 @@ typedef struct field_cache {
 
 static field_cache fields[8];
 
+/* The view of an n x n field of v (stride n). */
+static wk_field2 square_field(const float *v, uint32_t n) {
+    wk_field2 f;
+    memset(&f, 0, sizeof f);
+    f.v = v;
+    f.w = n;
+    f.h = n;
+    f.stride = n;
+    return f;
+}
+
 static const float *get_field(uint32_t n, int dense) {
     for (int i = 0; i < 8; i++)
         if (fields[i].v && fields[i].n == n && fields[i].dense == dense) return fields[i].v;
@@ -148,12 +159,7 @@ static void bm_build(wk_bench_state *st, void *vctx) {
         skip(st, "field allocation failed");
         return;
     }
-    wk_field2 f;
-    memset(&f, 0, sizeof f);
-    f.v = v;
-    f.w = c->n;
-    f.h = c->n;
-    f.stride = c->n;
+    wk_field2 f = square_field(v, c->n);
     uint32_t cells = c->n - 1;
     wk_exec scalar = WK_EXEC_DEFAULTS, e = WK_EXEC_DEFAULTS;
     scalar.isa = WK_ISA_SCALAR;
@@ -225,12 +231,7 @@ static void bm_store(wk_bench_state *st, void *vctx) {
         skip(st, "field allocation failed");
         return;
     }
-    wk_field2 f;
-    memset(&f, 0, sizeof f);
-    f.v = v;
-    f.w = c->n;
-    f.h = c->n;
-    f.stride = c->n;
+    wk_field2 f = square_field(v, c->n);
     uint32_t cells = c->n - 1;
     wk_exec scalar = WK_EXEC_DEFAULTS;
     scalar.isa = WK_ISA_SCALAR;
@@ -285,12 +286,7 @@ static void bm_chains(wk_bench_state *st, void *vctx) {
         skip(st, "field allocation failed");
         return;
     }
-    wk_field2 f;
-    memset(&f, 0, sizeof f);
-    f.v = v;
-    f.w = c->n;
-    f.h = c->n;
-    f.stride = c->n;
+    wk_field2 f = square_field(v, c->n);
     uint32_t cells = c->n - 1;
     wk_mesh2 probe = WK_MESH2_DEFAULTS, m;
     wk_msq_build(&f, 0, 0, cells, cells, 0.0f, 1.0f, WK_MSQ_SEGMENTS, &probe, NULL);
@@ -365,12 +361,7 @@ static void bm_brush(wk_bench_state *st, void *vctx) {
     wk_exec e = WK_EXEC_DEFAULTS;
     e.isa = c->isa;
     e.threads = c->threads;
-    wk_field2 f;
-    memset(&f, 0, sizeof f);
-    f.v = v;
-    f.w = n;
-    f.h = n;
-    f.stride = n;
+    wk_field2 f = square_field(v, n);
     uint32_t rebuilt = 0;
     if (wk_msq_chunks_create(&d, &ck) != WK_OK || wk_msq_chunks_rebuild(ck, &f, &rebuilt, &e) != WK_OK) {
         skip(st, "chunks failed");
