@@ -166,6 +166,30 @@ WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf, uint32_t kbase,
     return wk_vf_mul(s, e->seg);
 }
 
+WK_INLINE even_pos even_pos_for(uint32_t m, uint32_t n, int fma_pos) {
+    float rh = 0.0f, rl = 0.0f;
+    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    return e;
+}
+
+/* The positions of samples kb .. kb + bn - 1 (rounded up to whole vectors:
+ * lanes past bn are in range, unused): u to ub, the segment to ib. */
+WK_INLINE void block_positions(const even_pos *e, int fma_pos, uint32_t lo, uint32_t hi, uint32_t kb, size_t bn,
+                               float *ub, uint32_t *ib) {
+    const wk_vi lanes = wk_vi_loadu(lane_index);
+    const wk_vf fw = wk_vf_set1((float)WK_W);
+    wk_vf kf = wk_vf_add(wk_vf_set1((float)kb), wk_vf_from_vi_s(lanes));
+    for (size_t q = 0; q < bn; q += WK_W) {
+        wk_vi idx;
+        wk_vf t = even_t(e, fma_pos, kf, kb + (uint32_t)q, lanes);
+        wk_vf f = segment_of(t, (float)lo, (float)hi, lo, hi, &idx);
+        wk_vf_storeu(ub + q, wk_vf_sub(t, f));
+        wk_vi_storeu(ib + q, idx);
+        kf = wk_vf_add(kf, fw);
+    }
+}
+
 /* One vector of samples kf .. kf + w - 1 from segment i_first = cur (its
  * coefficients cc) onward: two segments select, more gather. Returns the
  * last lane's segment. */
@@ -195,10 +219,8 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
     wk__cr_range(n, mode, &lo, &hi);
     const float flo = (float)lo, fhi = (float)hi, seg = (float)(n - 1);
     const float ph_lo = 2.0f * p[0] - p[1], ph_hi = 2.0f * p[n - 1] - p[n - 2];
-    const double r = 1.0 / (double)(m - 1);
-    float rh = 0.0f, rl = 0.0f;
-    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
-    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1(seg), r};
+    const even_pos e = even_pos_for(m, n, fma_pos);
+    const double r = e.r;
     const wk_vi lanes = wk_vi_loadu(lane_index);
     const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     uint32_t cur = even_segment(k0, r, seg, flo, fhi, lo);
@@ -288,25 +310,13 @@ WK_INLINE void cr_even_small_impl(const float *p, size_t p_stride, uint32_t curv
                                   const int fma_pos) {
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
-    const float flo = (float)lo, fhi = (float)hi;
-    float rh = 0.0f, rl = 0.0f;
-    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
-    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const even_pos e = even_pos_for(m, n, fma_pos);
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     float ub[EVEN_BLOCK];
     uint32_t ib[EVEN_BLOCK];
     for (size_t b0 = 0; b0 < count; b0 += EVEN_BLOCK) {
         size_t bn = count - b0 < EVEN_BLOCK ? count - b0 : EVEN_BLOCK;
-        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
-        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
-            wk_vi idx;
-            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
-            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
-            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
-            wk_vi_storeu(ib + q, idx);
-            kf = wk_vf_add(kf, fw);
-        }
+        block_positions(&e, fma_pos, lo, hi, k0 + (uint32_t)b0, bn, ub, ib);
         for (uint32_t c = 0; c < curves; c++) {
             const float *pc = p + (size_t)c * p_stride;
             float *oc = out + (size_t)c * out_stride + b0;
@@ -380,27 +390,15 @@ WK_INLINE void cr_even_window_impl(const float *p, size_t p_stride, uint32_t cur
                                    const int fma_pos) {
     uint32_t lo, hi;
     wk__cr_range(n, mode, &lo, &hi);
-    const float flo = (float)lo, fhi = (float)hi;
-    float rh = 0.0f, rl = 0.0f;
-    if (fma_pos) wk__cr_even_split(m, &rh, &rl);
-    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const even_pos e = even_pos_for(m, n, fma_pos);
     const wk_vi lanes = wk_vi_loadu(lane_index);
-    const wk_vf flanes = wk_vf_from_vi_s(lanes), fw = wk_vf_set1((float)WK_W);
     float ub[WIN_BLOCK];
     uint32_t ib[WIN_BLOCK];
     /* coefficient arrays: segment base0 + j at [j]; ext[j + 1] = point base0 - 1 + j */
     float ca[WIN_SEGS + 64], cb[WIN_SEGS + 64], cc[WIN_SEGS + 64], cd[WIN_SEGS + 64], ext[WIN_SEGS + 64];
     for (size_t b0 = 0; b0 < count; b0 += WIN_BLOCK) {
         size_t bn = count - b0 < WIN_BLOCK ? count - b0 : WIN_BLOCK;
-        wk_vf kf = wk_vf_add(wk_vf_set1((float)(k0 + (uint32_t)b0)), flanes);
-        for (size_t q = 0; q < bn; q += WK_W) { /* lanes past bn: in range, unused */
-            wk_vi idx;
-            wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)(b0 + q), lanes);
-            wk_vf f = segment_of(t, flo, fhi, lo, hi, &idx);
-            wk_vf_storeu(ub + q, wk_vf_sub(t, f));
-            wk_vi_storeu(ib + q, idx);
-            kf = wk_vf_add(kf, fw);
-        }
+        block_positions(&e, fma_pos, lo, hi, k0 + (uint32_t)b0, bn, ub, ib);
         const uint32_t s_lo = ib[0], s_hi = ib[bn - 1], base0 = s_lo & ~7u;
         const uint32_t nseg = s_hi - base0 + 1; /* <= WIN_SEGS by window_fits */
         if (nseg + 8 > WIN_SEGS) { /* cannot happen; stay correct anyway */
