@@ -316,7 +316,6 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * The reference's check that an accepted cell is not behind q is left out:
  * the position test alone proves the cell (the state after the event is
  * decided by the plane quotients around x4, wherever q was). */
-#define WK_UNUSED __attribute__((unused))
 
 /* A step's state between its three parts (see raycast_avx512). */
 typedef struct step_state {
@@ -329,28 +328,19 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
                                                       const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
-    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
-    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
-    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
+    const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
-                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m512i one = _mm512_set1_epi64(1);
     /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
-    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
-    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
-    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
-    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
-    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
-    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    const __m512i off_occv = _mm512_set1_epi64(off_occ);
+    const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
+    const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+    _Alignas(64) int64_t tc[3][L];
     __m512i *q = p->q;
     __mmask8 done = 0, act = s->act, live = act;
     __mmask8 changed = act & p->chg;
@@ -402,28 +392,17 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
                                                       const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
-    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
-    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
-                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
-    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
-                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
-                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
-                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512d zd = _mm512_setzero_pd();
+    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
     /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
-    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
-    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
-    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
-    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
-    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
-    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
+    const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    _Alignas(64) int64_t tq[3][L], tface[L], tsub[L], tidx[L];
+    _Alignas(64) double tt[L];
+    _Alignas(64) uint64_t tchunk[L];
     __m512i *q = p->q;
     __mmask8 done = s->done, hits = 0, live = s->live;
     const __m512i chunk = p->chunk;
@@ -522,28 +501,12 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
                                                       const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED const __m512i zero = _mm512_setzero_si512();
-    WK_UNUSED const __m512d zd = _mm512_setzero_pd();
-    WK_UNUSED const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
-                           _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
-    WK_UNUSED const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
-                           _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
-                           _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    WK_UNUSED const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    WK_UNUSED const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), four = _mm512_set1_pd(4.0),
-                  onev = _mm512_set1_pd(1.0), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi64(1);
+    const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    WK_UNUSED const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    WK_UNUSED const __m512i off_occv = _mm512_set1_epi64(off_occ);
-    WK_UNUSED const __m512i groups_from_occ = _mm512_set1_epi64((int64_t)offsetof(wk__vchunk, groups) - off_occ);
-    WK_UNUSED const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
-    WK_UNUSED const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
-    WK_UNUSED const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
-    WK_UNUSED const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-    WK_UNUSED const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
-    WK_UNUSED _Alignas(64) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L], tidx[L];
-    WK_UNUSED _Alignas(64) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED _Alignas(64) uint64_t tchunk[L];
+    _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tN[L], tidx[L];
+    _Alignas(64) double to[3][L], td[3][L], tes[L];
     __m512i *q = p->q;
     __mmask8 done = s->done, hits = s->hits, live = s->live;
     __m512i N = s->N;
@@ -835,7 +798,6 @@ static inline __attribute__((always_inline)) int refill(lanes *p, int l, const s
     return 0;
 }
 
-#define WK_UNUSED2 __attribute__((unused))
 
 /* A step's state between its three parts (see raycast_avx2). */
 typedef struct step2 {
@@ -848,23 +810,14 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
                                                        const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
-    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
-    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
+    __m256i LO[3], HI[3], dlo[3];
     for (int a = 0; a < 3; a++) {
         LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
         HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
         dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
     }
-    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
-    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
-    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
-                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
-    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
-    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
-    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
+    _Alignas(32) int64_t tc[3][L];
     __m256i *q = p->q;
     unsigned done = 0, act = s->act, live = act, changed = act & p->chg;
     if (changed) {
@@ -909,23 +862,15 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
                                                        const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
-    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
-    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
-    for (int a = 0; a < 3; a++) {
-        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
-        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
-        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
-    }
-    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
-    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
-    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
-                  onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
-    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
-    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
-    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256d zd = _mm256_setzero_pd();
+    const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    const __m256d quarter = _mm256_set1_pd(0.25), onev = _mm256_set1_pd(1.0);
+    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
+    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    _Alignas(32) int64_t tq[3][L], tface[L], tsub[L];
+    _Alignas(32) double tt[L];
+    _Alignas(32) uint64_t tchunk[L];
     __m256i *q = p->q;
     unsigned done = s->done, hits = 0, live = s->live;
     const __m256i chunk = p->chunk;
@@ -1021,23 +966,13 @@ static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s
                                                        const wk_hits *h) {
     (void)w;
     (void)h;
-    WK_UNUSED2 const __m256i zero = _mm256_setzero_si256();
-    WK_UNUSED2 const __m256d zd = _mm256_setzero_pd();
-    WK_UNUSED2 __m256i LO[3], HI[3], dlo[3];
-    for (int a = 0; a < 3; a++) {
-        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
-        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
-        dlo[a] = _mm256_set1_epi64x(w->dlo[a]);
-    }
-    WK_UNUSED2 const __m256i dn0 = _mm256_set1_epi64x((int64_t)w->dn[0]), dn1 = _mm256_set1_epi64x((int64_t)w->dn[1]);
-    WK_UNUSED2 const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
-    WK_UNUSED2 const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256d zd = _mm256_setzero_pd();
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256d inf = _mm256_set1_pd(INFINITY), quarter = _mm256_set1_pd(0.25), four = _mm256_set1_pd(4.0),
                   onev = _mm256_set1_pd(1.0), margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
-    WK_UNUSED2 const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    WK_UNUSED2 const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
-    WK_UNUSED2 _Alignas(32) int64_t tq[3][L], tc[3][L], tface[L], tea[L], tbase[3][L], tN[L], tsub[L];
-    WK_UNUSED2 _Alignas(32) double to[3][L], td[3][L], tes[L], tt[L];
-    WK_UNUSED2 _Alignas(32) uint64_t tchunk[L];
+    _Alignas(32) int64_t tq[3][L], tea[L], tbase[3][L], tN[L];
+    _Alignas(32) double to[3][L], td[3][L], tes[L];
     __m256i *q = p->q;
     unsigned done = s->done, hits = s->hits, live = s->live;
     const __m256i N = s->N;
