@@ -4,7 +4,8 @@
  * compared (memcmp) with the scalar reference on the same inputs.
  *
  * spline/store/plain/<m> is the yardstick of the issue's goal for evenly
- * spaced sampling: a plain loop storing m floats.
+ * spaced sampling: a plain loop storing m floats (m16777216: 64 MB, past
+ * the last-level cache, the yardstick of 256curves_n64_m65536).
  * water_step items are spring-pass updates (bodies x springs x passes). */
 #include <math.h>
 #include <stdio.h>
@@ -198,6 +199,14 @@ void wk_bench_register_spline(void) {
     list[nl++] = c;
     c = new_case("store", "m4194304", run_store);
     c->n = 4; c->curves = 1; c->m = 4194304;
+    list[nl++] = c;
+    /* output past the last-level cache (64 MB): what a batch of long curves costs
+     * when the store stream goes to memory */
+    c = new_case("cr_sample", "256curves_n64_m65536", run_sample);
+    c->n = 64; c->curves = 256; c->m = 65536;
+    list[nl++] = c;
+    c = new_case("store", "m16777216", run_store);
+    c->n = 4; c->curves = 1; c->m = 16777216;
     list[nl++] = c;
     c = new_case("cr_eval", "n64_65536", run_eval);
     c->n = 64; c->curves = 1; c->m = 65536;
