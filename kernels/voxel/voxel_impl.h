@@ -70,6 +70,29 @@ struct wk_voxel_world {
 
 #define WK__VDIR_PAIR_EMPTY ((uintptr_t)1)
 
+/* A directory entry's word c: the chunk's address (8-aligned; 0: no chunk),
+ * bit 0 WK__VDIR_PAIR_EMPTY, and on x86-64 the chunk's group-pair summary
+ * in bits 56-63 (WK__VDIR_GPAIRS): bit 56 + k is set when the aligned
+ * 2 x 2 x 2 block k of groups (k = gx / 2 + 2 (gy / 2) + 4 (gz / 2)) holds a
+ * nonempty group, so the summary is nonzero exactly when the chunk is
+ * nonempty. The SIMD walk reads this one word per chunk it enters, instead
+ * of the word and the groups mask. x86-64 user-space addresses lie below
+ * 2^56 (canonical form, 5-level paging included), so the top byte is free;
+ * elsewhere the summary is not stored (a tagged pointer may use the top
+ * byte) and only the address and bit 0 are there. */
+#if defined(__x86_64__) || defined(_M_X64)
+#define WK__VDIR_GPAIRS 1
+#define WK__VDIR_ADDR (((uintptr_t)1 << 56) - 8)
+#else
+#define WK__VDIR_GPAIRS 0
+#define WK__VDIR_ADDR (~(uintptr_t)7)
+#endif
+
+/* The chunk of a directory word c (NULL: none). */
+static inline const struct wk__vchunk *wk__vdir_chunk(uintptr_t c) {
+    return (const struct wk__vchunk *)(c & WK__VDIR_ADDR);
+}
+
 /* The directory entry of the chunk at chunk coordinates inside the
  * bounds (w->dir must not be NULL). */
 static inline const wk__vdirent *wk__vdir_get(const struct wk_voxel_world *w, int64_t cx, int64_t cy, int64_t cz) {
@@ -178,6 +201,19 @@ int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, 
  * (bit i + 4j + 16k); shifted left by (index & 0x2A), the aligned pair
  * block around cell `index`. */
 #define WK__VPAIR UINT64_C(0x0000000000330033)
+
+/* The group-pair summary of a chunk's groups mask, as stored in the
+ * directory word (see WK__VDIR_GPAIRS; 0 where it is not stored). */
+static inline uintptr_t wk__vdir_gpairs(uint64_t groups) {
+    uintptr_t s = 0;
+#if WK__VDIR_GPAIRS
+    for (int k = 0; k < 8; k++)
+        if (groups & (WK__VPAIR << (2 * (k & 1) + 8 * ((k >> 1) & 1) + 32 * (k >> 2)))) s |= (uintptr_t)1 << (56 + k);
+#else
+    (void)groups;
+#endif
+    return s;
+}
 
 /* 2^-46: the relative margin of the estimates (see voxel_trace.c). */
 #define WK__VOXEL_REL_MARGIN 1.4210854715202004e-14

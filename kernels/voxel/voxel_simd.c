@@ -36,6 +36,10 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
 
 enum { L = 8 };
 
+#if !WK__VDIR_GPAIRS
+#error "the AVX-512 walk reads the directory's group-pair summary (x86-64)"
+#endif
+
 /* The lanes' state, kept in registers: lanes are changed one at a time
  * with masked broadcasts (never scalar stores that a vector load would
  * have to wait for). Per-lane constants of the ray (its axis signs, the
@@ -44,12 +48,13 @@ enum { L = 8 };
  * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
     __m512d o4[3], d4[3], inv4[3], len, limit; /* 4 o, 4 d, 1/(4 d): exact scalings of o, d, 1/d */
-    __m512i q[3], face, chunk, groups;
+    __m512i q[3], face;
+    __m512i chunk; /* the directory word of the lane's chunk (address, group-pair summary, empty-pair bit) */
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
     __m512d eps, eps1; /* the position test's margin for the whole ray (see walk_step), 1 - eps */
     __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
-    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk and groups to look up */
+    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk to look up */
     __m512i idx; /* the ray of each lane */
 } lanes;
 
@@ -287,7 +292,6 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     p->idx = _mm512_mask_expand_epi64(p->idx, f, _mm512_loadu_si512((const void *)&rq->idx[hd]));
     p->chunk = _mm512_mask_mov_epi64(p->chunk, f, zero);
     p->chg |= (__mmask8)f;
-    p->groups = _mm512_mask_mov_epi64(p->groups, f, zero);
     return (__mmask8)f;
 }
 
@@ -328,16 +332,11 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
                                                       const wk_hits *h) {
     (void)w;
     (void)h;
-    const __m512i zero = _mm512_setzero_si512();
     const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
     const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    const __m512i one = _mm512_set1_epi64(1);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    const __m512i off_occv = _mm512_set1_epi64(off_occ);
     const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
     const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
     _Alignas(64) int64_t tc[3][L];
@@ -363,23 +362,17 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
             __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-            /* entry i: the chunk address (with the empty-pair bit in bit 0, kept in
-             * p->chunk: chunk addresses are 8-aligned) and the groups mask, side by side */
-            __m512i i2 = _mm512_slli_epi64(i, 1);
-            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i2, (const void *)w->dir, 8);
-            p->groups = _mm512_mask_i64gather_epi64(p->groups, changed, i2, (const void *)&w->dir->groups, 8);
-            __m512i c = _mm512_andnot_si512(one, e);
-            __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
-            c = _mm512_maskz_add_epi64(got, c, off_occv);
-            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, _mm512_or_si512(c, _mm512_and_si512(e, one)));
+            /* entry i's word c: the chunk's address, its group-pair summary and the
+             * empty-pair bit (see WK__VDIR_GPAIRS): all the walk needs, one load */
+            p->chunk = _mm512_mask_i64gather_epi64(p->chunk, changed, _mm512_slli_epi64(i, 1), (const void *)w->dir, 8);
         } else {
             for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
             for (unsigned m = changed; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                /* the directory word without the empty-pair bit (64^3 cells for an empty chunk) */
                 p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l),
-                                                 c ? (int64_t)(uintptr_t)c + off_occ : 0);
-                p->groups = _mm512_mask_set1_epi64(p->groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
+                                                 c ? (int64_t)((uintptr_t)c | wk__vdir_gpairs(c->groups)) : 0);
             }
         }
     }
@@ -395,10 +388,11 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    /* p.chunk holds the directory word: the group occ[g] lies at (chunk & WK__VDIR_ADDR) + off_occ + 8 g */
+    const void *off_occ = (const void *)(uintptr_t)offsetof(wk__vchunk, occ);
+    const void *off_brick = (const void *)(uintptr_t)offsetof(wk__vchunk, brick);
     const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    const __m512i addr_mask = _mm512_set1_epi64((int64_t)WK__VDIR_ADDR);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
     _Alignas(64) int64_t tq[3][L], tface[L], tsub[L], tidx[L];
     _Alignas(64) double tt[L];
@@ -406,22 +400,25 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     __m512i *q = p->q;
     __mmask8 done = s->done, hits = 0, live = s->live;
     const __m512i chunk = p->chunk;
-    /* an absent or empty chunk: a node of 64^3 cells */
-    __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p->groups, zero);
+    /* an absent or empty chunk (no group-pair bit): a node of 64^3 cells */
+    __mmask8 hasg = live & _mm512_test_epi64_mask(chunk, _mm512_set1_epi64((int64_t)0xFF00000000000000));
     /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
     __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
     g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
     g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
-    __m512i g8 = _mm512_slli_epi64(g, 3);
-    __m512i gaddr = _mm512_add_epi64(chunk, g8);
-    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
+    __m512i gaddr = _mm512_add_epi64(_mm512_and_si512(chunk, addr_mask), _mm512_slli_epi64(g, 3));
+    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, off_occ, 1);
     __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
     __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
-    /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-    __mmask8 gnear = _mm512_test_epi64_mask(p->groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+    /* empty group (block) in an empty aligned pair: twice as far (as the reference).
+     * The group pair k = bits 5 of q0, q1, q2 as bits 0, 1, 2: its summary bit 56 + k */
+    __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
+    __mmask8 gnear = _mm512_test_epi64_mask(chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
@@ -432,7 +429,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
     N = _mm512_mask_mov_epi64(N, occbit, one);
     if (occbit) {
-        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
+        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, off_brick, 1);
         __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
         hits = occbit & (__mmask8)~isbrick;
         __m512i sub = _mm512_set1_epi64(-1);
@@ -441,7 +438,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
             _mm512_store_si512((void *)tchunk, chunk);
             for (unsigned m = isbrick; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
+                const wk__vchunk *c = wk__vdir_chunk((uintptr_t)tchunk[l]);
                 uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                 int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                 int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
@@ -656,7 +653,7 @@ static void packet_clear(lanes *p) {
     }
     p->fin = p->chg = 0;
     p->len = p->limit = p->eps = p->eps1 = zd;
-    p->face = p->chunk = p->groups = p->idx = zero;
+    p->face = p->chunk = p->idx = zero;
 }
 
 /* NPK packets walk in turn, part by part: their steps are independent,
@@ -841,6 +838,8 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
             __m256i i2 = _mm256_slli_epi64(i, 1);
             p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)w->dir, i2,
                                                   vmask(changed), 8);
+            /* the address and the empty-pair bit (the group-pair summary is not used here) */
+            p->chunk = _mm256_and_si256(p->chunk, _mm256_set1_epi64x((int64_t)(WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)));
             p->groups = _mm256_mask_i64gather_epi64(p->groups, (const long long *)(const void *)&w->dir->groups, i2,
                                                    vmask(changed), 8);
         } else {

@@ -173,7 +173,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
             if (w->dir) {
                 const wk__vdirent *e = wk__vdir_get(w, cx, cy, cz);
-                chunk = (const wk__vchunk *)(e->c & ~WK__VDIR_PAIR_EMPTY);
+                chunk = wk__vdir_chunk(e->c);
                 pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
                 groups = e->groups;
             } else {

@@ -173,7 +173,7 @@ static void rebuild_dir(world *w) {
         if (!t->c) continue;
         wk__vdirent *e = dir_slot(w, t->cx, t->cy, t->cz);
         if (e) {
-            e->c = (uintptr_t)t->c | (e->c & WK__VDIR_PAIR_EMPTY);
+            e->c = (uintptr_t)t->c | wk__vdir_gpairs(t->c->groups) | (e->c & WK__VDIR_PAIR_EMPTY);
             e->groups = t->c->groups;
         }
     }
@@ -278,6 +278,7 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
     if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
     e->groups = c->groups;
+    e->c = (e->c & (WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)) | wk__vdir_gpairs(c->groups);
     if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
 }
 
