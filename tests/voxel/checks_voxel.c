@@ -563,20 +563,22 @@ int wk_check_voxel_edit_then_cast(void) {
  * which let the walk leave 128^3 cells at once), the bounds grow (the
  * directory is rebuilt), and rays aimed at the edited blocks cross those
  * blocks of chunks: every ISA against the dense world. */
-int wk_check_voxel_sparse_edits(void) {
+static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32_t n, int rounds, int max_placed,
+                        const char *what) {
     int fails = 0;
-    wk_rng rng = {91};
-    dense_world dw = dense_new(-40, -30, -50, 96, 96, 96);
+    wk_rng rng = {seed};
+    dense_world dw = dense_new(x0, y0, z0, n, n, n);
     wk_voxel_world *w = new_world();
     ray_set rs = rays_new(300);
     int32_t placed[64][3];
     int nplaced = 0;
     int isas[WK_ISA_COUNT];
     int nisa = wk_supported_isas(isas);
-    for (int round = 0; round < 30 && fails < 5; round++) {
+    if (max_placed > 64) max_placed = 64;
+    for (int round = 0; round < rounds && fails < 5; round++) {
         int edits = 1 + (int)(wk_rng_u64(&rng) % 4);
         for (int e = 0; e < edits; e++) {
-            if (nplaced > 0 && (nplaced == 64 || wk_rng_u64(&rng) % 3 == 0)) {
+            if (nplaced > 0 && (nplaced == max_placed || wk_rng_u64(&rng) % 3 == 0)) {
                 /* clear a block set earlier: its chunk (and maybe its block of chunks) goes empty */
                 int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
                 EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
@@ -611,7 +613,7 @@ int wk_check_voxel_sparse_edits(void) {
         for (int k = 0; k < nisa; k++) {
             wk_exec e = wk_exec_for(isas[k], 1);
             char label[96];
-            snprintf(label, sizeof label, "sparse edits round %d (%s)", round, wk_isa_name((wk_isa)isas[k]));
+            snprintf(label, sizeof label, "%s round %d (%s)", what, round, wk_isa_name((wk_isa)isas[k]));
             wk_status s = cast(w, &rs, 1, &e);
             EXPECT(s == WK_OK, "%s: status %d", label, s);
             for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
@@ -621,6 +623,16 @@ int wk_check_voxel_sparse_edits(void) {
     dense_free(&dw);
     wk_voxel_world_destroy(w);
     return fails;
+}
+
+int wk_check_voxel_sparse_edits(void) { return sparse_edits(91, -40, -30, -50, 96, 30, 64, "sparse edits"); }
+
+/* The same with a few blocks in a box of 2^3 chunks around the origin, so
+ * that aligned 2 x 2 x 2 blocks of groups (the directory word's group-pair
+ * summary, which lets the walk leave 32^3 cells at once) go empty and
+ * nonempty again inside chunks that stay nonempty. */
+int wk_check_voxel_group_pair_edits(void) {
+    return sparse_edits(93, -16, -16, -16, 32, 60, 12, "group-pair edits");
 }
 
 /* ------------------------------------------------------------ ISA harness */
