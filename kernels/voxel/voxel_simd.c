@@ -390,7 +390,6 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
     /* p.chunk holds the directory word: the group occ[g] lies at (chunk & WK__VDIR_ADDR) + off_occ + 8 g */
     const void *off_occ = (const void *)(uintptr_t)offsetof(wk__vchunk, occ);
-    const void *off_brick = (const void *)(uintptr_t)offsetof(wk__vchunk, brick);
     const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
     const __m512i addr_mask = _mm512_set1_epi64((int64_t)WK__VDIR_ADDR);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
@@ -429,8 +428,16 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
     N = _mm512_mask_mov_epi64(N, occbit, one);
     if (occbit) {
-        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, off_brick, 1);
-        __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
+        /* the brick bit: lane by lane (usually one lane; a gather costs more) */
+        _Alignas(64) uint64_t tga[L], tbb[L];
+        _mm512_store_si512((void *)tga, gaddr);
+        _mm512_store_si512((void *)tbb, bb);
+        __mmask8 isbrick = 0;
+        for (unsigned m = occbit; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            uint64_t br = *(const uint64_t *)(uintptr_t)(tga[l] + offsetof(wk__vchunk, brick));
+            isbrick |= (__mmask8)(((br >> tbb[l]) & 1) << l);
+        }
         hits = occbit & (__mmask8)~isbrick;
         __m512i sub = _mm512_set1_epi64(-1);
         if (isbrick) {
