@@ -62,9 +62,11 @@ typedef struct lanes {
  * of arrays, filled 8 rays at a time by the vector setup below. */
 enum { QCAP = 32 };
 typedef struct rayq {
-    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside */
+    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside.
+     * o, d, inv hold the lanes' 4 o, 4 d and 1/(4 d) (exact scalings), eps
+     * the ray's position margin (see walk_step), all as the lanes keep them */
     _Alignas(64) double o[3][QCAP + L];
-    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L];
+    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L], eps[QCAP + L];
     int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
     int head, tail;
     size_t next, end;
@@ -76,12 +78,19 @@ static inline __attribute__((always_inline)) void q_append(rayq *rq, __mmask8 m,
                                                            const __m512d *inv, __m512d len, __m512d limit,
                                                            const __m512i *q, __m512i face, __m512i idx) {
     int t = rq->tail;
+    const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
+    __m512d ao4 = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o[a]));
-        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, d[a]));
-        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, inv[a]));
+        __m512d o4 = _mm512_mul_pd(o[a], four);
+        ao4 = _mm512_max_pd(ao4, _mm512_abs_pd(o4));
+        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o4));
+        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, _mm512_mul_pd(d[a], four)));
+        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, _mm512_mul_pd(inv[a], quarter)));
         _mm512_storeu_si512((void *)&rq->q[a][t], _mm512_maskz_compress_epi64(m, q[a]));
     }
+    /* the position test's margin for the whole ray (see walk_step) */
+    __m512d eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4), _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
+    _mm512_storeu_pd(&rq->eps[t], _mm512_maskz_compress_pd(m, eps));
     _mm512_storeu_pd(&rq->len[t], _mm512_maskz_compress_pd(m, len));
     _mm512_storeu_pd(&rq->limit[t], _mm512_maskz_compress_pd(m, limit));
     _mm512_storeu_si512((void *)&rq->face[t], _mm512_maskz_compress_epi64(m, face));
@@ -214,12 +223,16 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
             continue;
         }
         int t = rq->tail++;
+        double ao4 = 0.0;
         for (int a = 0; a < 3; a++) {
-            rq->o[a][t] = ray.o[a];
-            rq->d[a][t] = ray.d[a];
-            rq->inv[a][t] = st.inv[a];
+            rq->o[a][t] = ray.o[a] * 4.0;
+            rq->d[a][t] = ray.d[a] * 4.0;
+            rq->inv[a][t] = st.inv[a] * 0.25;
             rq->q[a][t] = st.q[a];
+            double v = fabs(rq->o[a][t]);
+            ao4 = ao4 > v ? ao4 : v; /* as _mm512_max_pd(ao4, v): v where v is not greater */
         }
+        rq->eps[t] = (rq->b2 + ao4) * (WK__VOXEL_REL_MARGIN * 1.0000001);
         rq->len[t] = st.len;
         rq->limit[t] = ray.limit;
         rq->face[t] = st.face;
@@ -245,6 +258,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
                 _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
             }
             _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
+            _mm512_storeu_pd(rq->eps, _mm512_loadu_pd(&rq->eps[hd]));
             _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
             _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
             _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
@@ -255,21 +269,24 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     }
     int avail = rq->tail - rq->head, m = avail < k ? avail : k;
     if (m == 0) return 0;
-    /* the lowest m lanes of want */
-    unsigned f = 0, rest = want;
-    for (int j = 0; j < m; j++) {
-        f |= rest & (0u - rest);
-        rest &= rest - 1;
+    /* the lowest m lanes of want (all of them but at the end of the rays) */
+    unsigned f = want;
+    if (m < k) {
+        unsigned rest = want;
+        f = 0;
+        for (int j = 0; j < m; j++) {
+            f |= rest & (0u - rest);
+            rest &= rest - 1;
+        }
     }
     const int hd = rq->head;
     rq->head = hd + m;
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
-        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->o[a][hd]), four));
-        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->d[a][hd]), four));
-        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->inv[a][hd]), quarter));
+        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_loadu_pd(&rq->o[a][hd]));
+        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_loadu_pd(&rq->d[a][hd]));
+        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_loadu_pd(&rq->inv[a][hd]));
         p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
         /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
         __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
@@ -278,13 +295,8 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
         p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
         p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
     }
-    {
-        __m512d ao4 = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o4[0]), _mm512_abs_pd(p->o4[1])),
-                                    _mm512_abs_pd(p->o4[2]));
-        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4),
-                               _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
-        p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
-    }
+    p->eps = _mm512_mask_expand_pd(p->eps, f, _mm512_loadu_pd(&rq->eps[hd]));
+    p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
     p->len = _mm512_mask_expand_pd(p->len, f, _mm512_loadu_pd(&rq->len[hd]));
     p->limit = _mm512_mask_expand_pd(p->limit, f, _mm512_loadu_pd(&rq->limit[hd]));
     p->fin = _mm512_cmp_pd_mask(p->limit, _mm512_set1_pd(INFINITY), _CMP_NEQ_UQ);
