@@ -635,6 +635,54 @@ int wk_check_voxel_group_pair_edits(void) {
     return sparse_edits(93, -16, -16, -16, 32, 60, 12, "group-pair edits");
 }
 
+/* Rays from outside the world's bounds on the quarter-block lattice, with
+ * directions of quarter steps (many zero components): their entry point lies
+ * on a plane of the other axes, where a SIMD setup hands the ray to the
+ * reference's exact entry (the slow path, whose rays join the queue with the
+ * same scaled values and margin as the vector setup's): every ISA against
+ * the dense walk. */
+int wk_check_voxel_entry_on_planes(void) {
+    int fails = 0;
+    wk_rng rng = {95};
+    dense_world dw = dense_new(-8, -8, -8, 40, 40, 40);
+    wk_voxel_world *w = new_world();
+    for (int i = 0; i < 300; i++) {
+        int32_t x = -8 + (int32_t)(wk_rng_u64(&rng) % 40), y = -8 + (int32_t)(wk_rng_u64(&rng) % 40),
+                z = -8 + (int32_t)(wk_rng_u64(&rng) % 40);
+        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
+        EXPECT(set_both(w, &dw, x, y, z, m) == WK_OK, "set");
+    }
+    ray_set rs = rays_new(4000);
+    for (size_t i = 0; i < rs.n; i++) {
+        int ax = (int)(wk_rng_u64(&rng) % 3);
+        for (int a = 0; a < 3; a++) {
+            rs.o[a][i] = (float)((int)(wk_rng_u64(&rng) % 64) - 16) * 0.25f;
+            rs.d[a][i] = (float)((int)(wk_rng_u64(&rng) % 9) - 4) * 0.25f;
+        }
+        int low = (int)(wk_rng_u64(&rng) & 1);
+        rs.o[ax][i] = low ? -40.0f : 70.0f;
+        rs.d[ax][i] = low ? 1.0f : -1.0f;
+        if (wk_rng_u64(&rng) % 3 == 0)
+            for (int a = 0; a < 3; a++)
+                if (a != ax) rs.d[a][i] = 0.0f;
+        rs.tmax[i] = wk_rng_u64(&rng) % 4 ? INFINITY : (float)(wk_rng_u64(&rng) % 100);
+    }
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (int k = 0; k < nisa && fails < 5; k++) {
+        wk_exec e = wk_exec_for(isas[k], 1);
+        char label[64];
+        snprintf(label, sizeof label, "entry on planes (%s)", wk_isa_name((wk_isa)isas[k]));
+        wk_status st = cast(w, &rs, 1, &e);
+        EXPECT(st == WK_OK, "%s: status %d", label, st);
+        for (size_t i = 0; i < rs.n && st == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
+    }
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* ------------------------------------------------------------ ISA harness */
 
 typedef struct cast_ctx {
