@@ -9,18 +9,25 @@
 
 #include "worldkern/voxel.h"
 
+/* A group's occupancy: block bit b (bx + 4 by + 16 bz, block coordinates
+ * within the group) is set in occ when the block is nonempty, and also in
+ * brick when it is a brick. The two words share a cache line, so that a
+ * walk that finds a nonempty block reads its brick bit from the line it
+ * already has. */
+typedef struct wk__vgroup {
+    uint64_t occ, brick;
+} wk__vgroup;
+
 /* A chunk: 16^3 blocks as 4x4x4 groups of 4x4x4 blocks. Group g (gx + 4 gy
- * + 16 gz) holds block bit b (bx + 4 by + 16 bz, block coordinates within
- * the group) in occ[g] when the block is nonempty, and also in brick[g]
- * when it is a brick; the brick masks of group g lie in bricks[g] in the
- * order of brick[g]'s bits (index = popcount of the lower bits). groups
- * has bit g when occ[g] != 0. */
+ * + 16 gz) has its occupancy in grp[g]; the brick masks of group g lie in
+ * bricks[g] in the order of grp[g].brick's bits (index = popcount of the
+ * lower bits). groups has bit g when grp[g].occ != 0. */
 typedef struct wk__vchunk {
     int32_t cx, cy, cz;
     uint32_t bricks_total;
     uint64_t groups;
-    uint64_t occ[64];
-    uint64_t brick[64];
+    uint64_t unused; /* grp at offset 32: its 16-byte records never straddle a line (with malloc's alignment) */
+    wk__vgroup grp[64];
     uint64_t *bricks[64];
     uint8_t cap[64];
 } wk__vchunk;

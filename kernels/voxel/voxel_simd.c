@@ -400,8 +400,8 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    /* p.chunk holds the directory word: the group occ[g] lies at (chunk & WK__VDIR_ADDR) + off_occ + 8 g */
-    const void *off_occ = (const void *)(uintptr_t)offsetof(wk__vchunk, occ);
+    /* p.chunk holds the directory word: group g's record lies at (chunk & WK__VDIR_ADDR) + off_occ + 16 g */
+    const void *off_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ));
     const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
     const __m512i addr_mask = _mm512_set1_epi64((int64_t)WK__VDIR_ADDR);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
@@ -417,7 +417,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
     g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
     g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
-    __m512i gaddr = _mm512_add_epi64(_mm512_and_si512(chunk, addr_mask), _mm512_slli_epi64(g, 3));
+    __m512i gaddr = _mm512_add_epi64(_mm512_and_si512(chunk, addr_mask), _mm512_slli_epi64(g, 4));
     __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, off_occ, 1);
     __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
@@ -447,7 +447,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
         __mmask8 isbrick = 0;
         for (unsigned m = occbit; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            uint64_t br = *(const uint64_t *)(uintptr_t)(tga[l] + offsetof(wk__vchunk, brick));
+            uint64_t br = *(const uint64_t *)(uintptr_t)(tga[l] + offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, brick));
             isbrick |= (__mmask8)(((br >> tbb[l]) & 1) << l);
         }
         hits = occbit & (__mmask8)~isbrick;
@@ -461,7 +461,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
                 uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                 int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                 int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->grp[gl].brick & ((1ull << bl) - 1))];
                 int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                 if ((mk >> s) & 1) {
                     sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
@@ -520,7 +520,6 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
     const __m512i zero = _mm512_setzero_si512();
     const __m512i one = _mm512_set1_epi64(1);
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
     _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tN[L], tidx[L];
     _Alignas(64) double to[3][L], td[3][L], tes[L];
     __m512i *q = p->q;
@@ -884,8 +883,9 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
     const __m256d zd = _mm256_setzero_pd();
     const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
     const __m256d quarter = _mm256_set1_pd(0.25), onev = _mm256_set1_pd(1.0);
-    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    /* group g's record at chunk + offsetof(grp) + 16 g */
+    const __m256i off_occ = _mm256_set1_epi64x((int64_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ)));
+    const __m256i off_brick = _mm256_set1_epi64x((int64_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, brick)));
     _Alignas(32) int64_t tq[3][L], tface[L], tsub[L];
     _Alignas(32) double tt[L];
     _Alignas(32) uint64_t tchunk[L];
@@ -896,7 +896,7 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
     __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
     g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
     g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
-    __m256i g8 = _mm256_slli_epi64(g, 3);
+    __m256i g8 = _mm256_slli_epi64(g, 4); /* 16 g */
     __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
                                               _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
                                               vmask(hasg), 1);
@@ -931,7 +931,7 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
                 uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                 int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                 int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->grp[gl].brick & ((1ull << bl) - 1))];
                 int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                 if ((mk >> sub) & 1) {
                     tsub[l] = sub;
