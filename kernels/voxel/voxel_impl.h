@@ -41,7 +41,7 @@ typedef struct wk__vslot {
 
 /* A chunk directory entry (see struct wk_voxel_world); 16 bytes. */
 typedef struct wk__vdirent {
-    uintptr_t c;     /* chunk address | WK__VDIR_PAIR_EMPTY */
+    uintptr_t c;     /* chunk address | WK__VDIR_PAIR_EMPTY | group-pair summary (see WK__VDIR_GPAIRS) */
     uint64_t groups; /* the chunk's groups mask, 0 without a chunk */
 } wk__vdirent;
 
@@ -61,7 +61,9 @@ struct wk_voxel_world {
      * block of chunks around it (chunk coordinates 2k and 2k + 1 on each
      * axis) holds no nonempty chunk, and a copy of the chunk's groups mask
      * (0 without a chunk), so that a walk entering a chunk reads one line
-     * of the directory and no chunk header; edits keep both exact. Rebuilt
+     * of the directory and no chunk header; on x86-64 the address word also
+     * carries the chunk's group-pair summary (WK__VDIR_GPAIRS), so that the
+     * SIMD walk reads that one word. Edits keep all of it exact. Rebuilt
      * larger when the bounds outgrow it; dropped (dir == NULL, casts use
      * the table) when it would exceed WK__VDIR_MAX entries or its
      * allocation fails. */
