@@ -10,11 +10,15 @@
 
 WK__DISPATCH_SIMD(wk__voxel_kernels, voxel_kernels)
 
-/* Rays per task. Tasks are visited in a scrambled order (a fixed
- * permutation of blocks), so that the contiguous task ranges the threads
- * get each sample the whole batch: camera batches are costly in some
- * rows and cheap in others. Results do not depend on it. */
-enum { RAY_BLOCK = 512, RAY_WORK = RAY_BLOCK * 256 };
+/* Rays per task. With more than one part (thread), tasks are visited in a
+ * scrambled order (a fixed permutation of units of RAY_UNIT blocks, the
+ * blocks of a unit in order), so that the contiguous task ranges the
+ * threads get each sample the whole batch: camera batches are costly in
+ * some rows and cheap in others. With one part the order is the rays'
+ * own. Consecutive blocks of a part go to the kernel in one call, so that
+ * its packets refill across them and neighbouring rays (which cross the
+ * same chunks) follow each other. Results do not depend on any of it. */
+enum { RAY_BLOCK = 512, RAY_WORK = RAY_BLOCK * 256, RAY_UNIT = 8 };
 
 static const double COORD_LIMIT = 2147483648.0; /* 2^31 */
 
@@ -75,15 +79,26 @@ typedef struct raycast_job {
     const struct wk_voxel_world *w;
     const wk_rays *r;
     const wk_hits *h;
-    size_t blocks, scramble;
+    size_t blocks, units, scramble; /* units: whole units of RAY_UNIT blocks; scramble 1: in order */
 } raycast_job;
+
+/* The block of task t: the units permuted (scramble), the blocks past the
+ * last whole unit in order. */
+static size_t ray_block_of(const raycast_job *job, size_t t) {
+    size_t u = t / RAY_UNIT;
+    if (job->scramble == 1 || u >= job->units) return t;
+    return block_of(u, job->scramble, job->units) * RAY_UNIT + t % RAY_UNIT;
+}
 
 static void raycast_part(void *ctx, size_t begin, size_t end, uint32_t part) {
     (void)part;
     raycast_job *job = ctx;
-    for (size_t t = begin; t < end; t++) {
-        size_t b = block_of(t, job->scramble, job->blocks);
-        size_t lo = b * RAY_BLOCK, hi = lo + RAY_BLOCK < job->r->n ? lo + RAY_BLOCK : job->r->n;
+    size_t t = begin;
+    while (t < end) {
+        /* a run of tasks whose blocks follow each other: one call */
+        size_t b = ray_block_of(job, t), b_end = b + 1;
+        for (t++; t < end && ray_block_of(job, t) == b_end; t++) b_end++;
+        size_t lo = b * RAY_BLOCK, hi = b_end * RAY_BLOCK < job->r->n ? b_end * RAY_BLOCK : job->r->n;
         job->k->raycast(job->w, job->r, job->h, lo, hi);
     }
 }
@@ -122,9 +137,10 @@ static wk_status raycast_run(const wk__call *call, const struct wk_voxel_world *
         if ((s = check_coord(r->dy[i], "r->dy", i, 0)) != WK_OK) return s;
         if ((s = check_coord(r->dz[i], "r->dz", i, 0)) != WK_OK) return s;
     }
-    raycast_job job = {voxel_kernels(call), w, r, h, 0, 0};
+    raycast_job job = {voxel_kernels(call), w, r, h, 0, 0, 1};
     job.blocks = n / RAY_BLOCK + (n % RAY_BLOCK != 0);
-    job.scramble = scramble_for(job.blocks);
+    job.units = job.blocks / RAY_UNIT;
+    if (wk__parts_for(call, job.blocks, RAY_WORK) > 1) job.scramble = scramble_for(job.units);
     wk__parallel_for(call, job.blocks, RAY_WORK, raycast_part, &job);
     return WK_OK;
 }
@@ -224,10 +240,10 @@ static void points_part(void *ctx, size_t begin, size_t end, uint32_t part) {
             const uint64_t ux = (uint64_t)q[0], uy = (uint64_t)q[1], uz = (uint64_t)q[2];
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
             int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-            if (c && ((c->occ[g] >> bb) & 1)) {
+            if (c && ((c->grp[g].occ >> bb) & 1)) {
                 solid = 1;
-                if ((c->brick[g] >> bb) & 1) {
-                    uint64_t m = c->bricks[g][wk__popcount64(c->brick[g] & ((1ull << bb) - 1))];
+                if ((c->grp[g].brick >> bb) & 1) {
+                    uint64_t m = c->bricks[g][wk__popcount64(c->grp[g].brick & ((1ull << bb) - 1))];
                     sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                     solid = (int)((m >> sub) & 1);
                 }

@@ -9,18 +9,25 @@
 
 #include "worldkern/voxel.h"
 
+/* A group's occupancy: block bit b (bx + 4 by + 16 bz, block coordinates
+ * within the group) is set in occ when the block is nonempty, and also in
+ * brick when it is a brick. The two words share a cache line, so that a
+ * walk that finds a nonempty block reads its brick bit from the line it
+ * already has. */
+typedef struct wk__vgroup {
+    uint64_t occ, brick;
+} wk__vgroup;
+
 /* A chunk: 16^3 blocks as 4x4x4 groups of 4x4x4 blocks. Group g (gx + 4 gy
- * + 16 gz) holds block bit b (bx + 4 by + 16 bz, block coordinates within
- * the group) in occ[g] when the block is nonempty, and also in brick[g]
- * when it is a brick; the brick masks of group g lie in bricks[g] in the
- * order of brick[g]'s bits (index = popcount of the lower bits). groups
- * has bit g when occ[g] != 0. */
+ * + 16 gz) has its occupancy in grp[g]; the brick masks of group g lie in
+ * bricks[g] in the order of grp[g].brick's bits (index = popcount of the
+ * lower bits). groups has bit g when grp[g].occ != 0. */
 typedef struct wk__vchunk {
     int32_t cx, cy, cz;
     uint32_t bricks_total;
     uint64_t groups;
-    uint64_t occ[64];
-    uint64_t brick[64];
+    uint64_t unused; /* grp at offset 32: its 16-byte records never straddle a line (with malloc's alignment) */
+    wk__vgroup grp[64];
     uint64_t *bricks[64];
     uint8_t cap[64];
 } wk__vchunk;
@@ -34,7 +41,7 @@ typedef struct wk__vslot {
 
 /* A chunk directory entry (see struct wk_voxel_world); 16 bytes. */
 typedef struct wk__vdirent {
-    uintptr_t c;     /* chunk address | WK__VDIR_PAIR_EMPTY */
+    uintptr_t c;     /* chunk address | WK__VDIR_PAIR_EMPTY | group-pair summary (see WK__VDIR_GPAIRS) */
     uint64_t groups; /* the chunk's groups mask, 0 without a chunk */
 } wk__vdirent;
 
@@ -54,7 +61,9 @@ struct wk_voxel_world {
      * block of chunks around it (chunk coordinates 2k and 2k + 1 on each
      * axis) holds no nonempty chunk, and a copy of the chunk's groups mask
      * (0 without a chunk), so that a walk entering a chunk reads one line
-     * of the directory and no chunk header; edits keep both exact. Rebuilt
+     * of the directory and no chunk header; on x86-64 the address word also
+     * carries the chunk's group-pair summary (WK__VDIR_GPAIRS), so that the
+     * SIMD walk reads that one word. Edits keep all of it exact. Rebuilt
      * larger when the bounds outgrow it; dropped (dir == NULL, casts use
      * the table) when it would exceed WK__VDIR_MAX entries or its
      * allocation fails. */
@@ -69,6 +78,29 @@ struct wk_voxel_world {
 #define WK__VDIR_MAX ((uint64_t)1 << 22)
 
 #define WK__VDIR_PAIR_EMPTY ((uintptr_t)1)
+
+/* A directory entry's word c: the chunk's address (8-aligned; 0: no chunk),
+ * bit 0 WK__VDIR_PAIR_EMPTY, and on x86-64 the chunk's group-pair summary
+ * in bits 56-63 (WK__VDIR_GPAIRS): bit 56 + k is set when the aligned
+ * 2 x 2 x 2 block k of groups (k = gx / 2 + 2 (gy / 2) + 4 (gz / 2)) holds a
+ * nonempty group, so the summary is nonzero exactly when the chunk is
+ * nonempty. The SIMD walk reads this one word per chunk it enters, instead
+ * of the word and the groups mask. x86-64 user-space addresses lie below
+ * 2^56 (canonical form, 5-level paging included), so the top byte is free;
+ * elsewhere the summary is not stored (a tagged pointer may use the top
+ * byte) and only the address and bit 0 are there. */
+#if defined(__x86_64__) || defined(_M_X64)
+#define WK__VDIR_GPAIRS 1
+#define WK__VDIR_ADDR (((uintptr_t)1 << 56) - 8)
+#else
+#define WK__VDIR_GPAIRS 0
+#define WK__VDIR_ADDR (~(uintptr_t)7)
+#endif
+
+/* The chunk of a directory word c (NULL: none). */
+static inline const struct wk__vchunk *wk__vdir_chunk(uintptr_t c) {
+    return (const struct wk__vchunk *)(c & WK__VDIR_ADDR);
+}
 
 /* The directory entry of the chunk at chunk coordinates inside the
  * bounds (w->dir must not be NULL). */
@@ -178,6 +210,19 @@ int64_t wk__voxel_exact_advance(int64_t q, int step, int b, double o, double d, 
  * (bit i + 4j + 16k); shifted left by (index & 0x2A), the aligned pair
  * block around cell `index`. */
 #define WK__VPAIR UINT64_C(0x0000000000330033)
+
+/* The group-pair summary of a chunk's groups mask, as stored in the
+ * directory word (see WK__VDIR_GPAIRS; 0 where it is not stored). */
+static inline uintptr_t wk__vdir_gpairs(uint64_t groups) {
+    uintptr_t s = 0;
+#if WK__VDIR_GPAIRS
+    for (int k = 0; k < 8; k++)
+        if (groups & (WK__VPAIR << (2 * (k & 1) + 8 * ((k >> 1) & 1) + 32 * (k >> 2)))) s |= (uintptr_t)1 << (56 + k);
+#else
+    (void)groups;
+#endif
+    return s;
+}
 
 /* 2^-46: the relative margin of the estimates (see voxel_trace.c). */
 #define WK__VOXEL_REL_MARGIN 1.4210854715202004e-14

@@ -36,6 +36,10 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
 
 enum { L = 8 };
 
+#if !WK__VDIR_GPAIRS
+#error "the AVX-512 walk reads the directory's group-pair summary (x86-64)"
+#endif
+
 /* The lanes' state, kept in registers: lanes are changed one at a time
  * with masked broadcasts (never scalar stores that a vector load would
  * have to wait for). Per-lane constants of the ray (its axis signs, the
@@ -44,12 +48,13 @@ enum { L = 8 };
  * cell and the face (the entered plane), by the same division. */
 typedef struct lanes {
     __m512d o4[3], d4[3], inv4[3], len, limit; /* 4 o, 4 d, 1/(4 d): exact scalings of o, d, 1/d */
-    __m512i q[3], face, chunk, groups;
+    __m512i q[3], face;
+    __m512i chunk; /* the directory word of the lane's chunk (address, group-pair summary, empty-pair bit) */
     __m512i back[3];  /* 0 (d > 0) or -1 (d < 0): the cell beyond the exit plane P is P + back */
     __m512i fcode[3]; /* the face entered stepping along the axis: 2a (d > 0) or 2a + 1 */
     __m512d eps, eps1; /* the position test's margin for the whole ray (see walk_step), 1 - eps */
     __mmask8 pos[3], mov[3], fin; /* d > 0; d != 0; tmax finite */
-    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk and groups to look up */
+    __mmask8 chg; /* lanes that entered another chunk (or a new ray): chunk to look up */
     __m512i idx; /* the ray of each lane */
 } lanes;
 
@@ -57,9 +62,11 @@ typedef struct lanes {
  * of arrays, filled 8 rays at a time by the vector setup below. */
 enum { QCAP = 32 };
 typedef struct rayq {
-    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside */
+    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside.
+     * o, d, inv hold the lanes' 4 o, 4 d and 1/(4 d) (exact scalings), eps
+     * the ray's position margin (see walk_step), all as the lanes keep them */
     _Alignas(64) double o[3][QCAP + L];
-    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L];
+    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L], eps[QCAP + L];
     int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
     int head, tail;
     size_t next, end;
@@ -71,12 +78,19 @@ static inline __attribute__((always_inline)) void q_append(rayq *rq, __mmask8 m,
                                                            const __m512d *inv, __m512d len, __m512d limit,
                                                            const __m512i *q, __m512i face, __m512i idx) {
     int t = rq->tail;
+    const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
+    __m512d ao4 = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o[a]));
-        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, d[a]));
-        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, inv[a]));
+        __m512d o4 = _mm512_mul_pd(o[a], four);
+        ao4 = _mm512_max_pd(ao4, _mm512_abs_pd(o4));
+        _mm512_storeu_pd(&rq->o[a][t], _mm512_maskz_compress_pd(m, o4));
+        _mm512_storeu_pd(&rq->d[a][t], _mm512_maskz_compress_pd(m, _mm512_mul_pd(d[a], four)));
+        _mm512_storeu_pd(&rq->inv[a][t], _mm512_maskz_compress_pd(m, _mm512_mul_pd(inv[a], quarter)));
         _mm512_storeu_si512((void *)&rq->q[a][t], _mm512_maskz_compress_epi64(m, q[a]));
     }
+    /* the position test's margin for the whole ray (see walk_step) */
+    __m512d eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4), _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
+    _mm512_storeu_pd(&rq->eps[t], _mm512_maskz_compress_pd(m, eps));
     _mm512_storeu_pd(&rq->len[t], _mm512_maskz_compress_pd(m, len));
     _mm512_storeu_pd(&rq->limit[t], _mm512_maskz_compress_pd(m, limit));
     _mm512_storeu_si512((void *)&rq->face[t], _mm512_maskz_compress_epi64(m, face));
@@ -209,12 +223,16 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
             continue;
         }
         int t = rq->tail++;
+        double ao4 = 0.0;
         for (int a = 0; a < 3; a++) {
-            rq->o[a][t] = ray.o[a];
-            rq->d[a][t] = ray.d[a];
-            rq->inv[a][t] = st.inv[a];
+            rq->o[a][t] = ray.o[a] * 4.0;
+            rq->d[a][t] = ray.d[a] * 4.0;
+            rq->inv[a][t] = st.inv[a] * 0.25;
             rq->q[a][t] = st.q[a];
+            double v = fabs(rq->o[a][t]);
+            ao4 = ao4 > v ? ao4 : v; /* as _mm512_max_pd(ao4, v): v where v is not greater */
         }
+        rq->eps[t] = (rq->b2 + ao4) * (WK__VOXEL_REL_MARGIN * 1.0000001);
         rq->len[t] = st.len;
         rq->limit[t] = ray.limit;
         rq->face[t] = st.face;
@@ -240,6 +258,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
                 _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
             }
             _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
+            _mm512_storeu_pd(rq->eps, _mm512_loadu_pd(&rq->eps[hd]));
             _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
             _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
             _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
@@ -250,21 +269,24 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     }
     int avail = rq->tail - rq->head, m = avail < k ? avail : k;
     if (m == 0) return 0;
-    /* the lowest m lanes of want */
-    unsigned f = 0, rest = want;
-    for (int j = 0; j < m; j++) {
-        f |= rest & (0u - rest);
-        rest &= rest - 1;
+    /* the lowest m lanes of want (all of them but at the end of the rays) */
+    unsigned f = want;
+    if (m < k) {
+        unsigned rest = want;
+        f = 0;
+        for (int j = 0; j < m; j++) {
+            f |= rest & (0u - rest);
+            rest &= rest - 1;
+        }
     }
     const int hd = rq->head;
     rq->head = hd + m;
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
-        const __m512d four = _mm512_set1_pd(4.0), quarter = _mm512_set1_pd(0.25);
-        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->o[a][hd]), four));
-        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->d[a][hd]), four));
-        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_mul_pd(_mm512_loadu_pd(&rq->inv[a][hd]), quarter));
+        p->o4[a] = _mm512_mask_expand_pd(p->o4[a], f, _mm512_loadu_pd(&rq->o[a][hd]));
+        p->d4[a] = _mm512_mask_expand_pd(p->d4[a], f, _mm512_loadu_pd(&rq->d[a][hd]));
+        p->inv4[a] = _mm512_mask_expand_pd(p->inv4[a], f, _mm512_loadu_pd(&rq->inv[a][hd]));
         p->q[a] = _mm512_mask_expand_epi64(p->q[a], f, _mm512_loadu_si512((const void *)&rq->q[a][hd]));
         /* the per-lane axis constants, for every lane (idle lanes hold old rays or zeros) */
         __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
@@ -273,13 +295,8 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
         p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
         p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
     }
-    {
-        __m512d ao4 = _mm512_max_pd(_mm512_max_pd(_mm512_abs_pd(p->o4[0]), _mm512_abs_pd(p->o4[1])),
-                                    _mm512_abs_pd(p->o4[2]));
-        p->eps = _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(rq->b2), ao4),
-                               _mm512_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
-        p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
-    }
+    p->eps = _mm512_mask_expand_pd(p->eps, f, _mm512_loadu_pd(&rq->eps[hd]));
+    p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
     p->len = _mm512_mask_expand_pd(p->len, f, _mm512_loadu_pd(&rq->len[hd]));
     p->limit = _mm512_mask_expand_pd(p->limit, f, _mm512_loadu_pd(&rq->limit[hd]));
     p->fin = _mm512_cmp_pd_mask(p->limit, _mm512_set1_pd(INFINITY), _CMP_NEQ_UQ);
@@ -287,7 +304,6 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     p->idx = _mm512_mask_expand_epi64(p->idx, f, _mm512_loadu_si512((const void *)&rq->idx[hd]));
     p->chunk = _mm512_mask_mov_epi64(p->chunk, f, zero);
     p->chg |= (__mmask8)f;
-    p->groups = _mm512_mask_mov_epi64(p->groups, f, zero);
     return (__mmask8)f;
 }
 
@@ -328,16 +344,11 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
                                                       const wk_hits *h) {
     (void)w;
     (void)h;
-    const __m512i zero = _mm512_setzero_si512();
     const __m512i LO[3] = {_mm512_set1_epi64((int64_t)w->lo[0] * 64), _mm512_set1_epi64((int64_t)w->lo[1] * 64),
                            _mm512_set1_epi64((int64_t)w->lo[2] * 64)};
     const __m512i HI[3] = {_mm512_set1_epi64(((int64_t)w->hi[0] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[1] + 1) * 64),
                            _mm512_set1_epi64(((int64_t)w->hi[2] + 1) * 64)};
-    const __m512i one = _mm512_set1_epi64(1);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    const __m512i off_occv = _mm512_set1_epi64(off_occ);
     const __m512i dlo[3] = {_mm512_set1_epi64(w->dlo[0]), _mm512_set1_epi64(w->dlo[1]), _mm512_set1_epi64(w->dlo[2])};
     const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
     _Alignas(64) int64_t tc[3][L];
@@ -363,23 +374,17 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
             __m512i i = _mm512_sub_epi64(c3[2], dlo[2]);
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[1]), _mm512_sub_epi64(c3[1], dlo[1]));
             i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), _mm512_sub_epi64(c3[0], dlo[0]));
-            /* entry i: the chunk address (with the empty-pair bit in bit 0, kept in
-             * p->chunk: chunk addresses are 8-aligned) and the groups mask, side by side */
-            __m512i i2 = _mm512_slli_epi64(i, 1);
-            __m512i e = _mm512_mask_i64gather_epi64(zero, changed, i2, (const void *)w->dir, 8);
-            p->groups = _mm512_mask_i64gather_epi64(p->groups, changed, i2, (const void *)&w->dir->groups, 8);
-            __m512i c = _mm512_andnot_si512(one, e);
-            __mmask8 got = changed & _mm512_cmpneq_epi64_mask(c, zero);
-            c = _mm512_maskz_add_epi64(got, c, off_occv);
-            p->chunk = _mm512_mask_mov_epi64(p->chunk, changed, _mm512_or_si512(c, _mm512_and_si512(e, one)));
+            /* entry i's word c: the chunk's address, its group-pair summary and the
+             * empty-pair bit (see WK__VDIR_GPAIRS): all the walk needs, one load */
+            p->chunk = _mm512_mask_i64gather_epi64(p->chunk, changed, _mm512_slli_epi64(i, 1), (const void *)w->dir, 8);
         } else {
             for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], c3[a]);
             for (unsigned m = changed; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
+                /* the directory word without the empty-pair bit (64^3 cells for an empty chunk) */
                 p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l),
-                                                 c ? (int64_t)(uintptr_t)c + off_occ : 0);
-                p->groups = _mm512_mask_set1_epi64(p->groups, (__mmask8)(1u << l), c ? (int64_t)c->groups : 0);
+                                                 c ? (int64_t)((uintptr_t)c | wk__vdir_gpairs(c->groups)) : 0);
             }
         }
     }
@@ -395,10 +400,10 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
-    const int64_t off_occ = (int64_t)offsetof(wk__vchunk, occ);
-    const void *brick_from_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, brick) - offsetof(wk__vchunk, occ));
+    /* p.chunk holds the directory word: group g's record lies at (chunk & WK__VDIR_ADDR) + off_occ + 16 g */
+    const void *off_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ));
     const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
+    const __m512i addr_mask = _mm512_set1_epi64((int64_t)WK__VDIR_ADDR);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
     _Alignas(64) int64_t tq[3][L], tface[L], tsub[L], tidx[L];
     _Alignas(64) double tt[L];
@@ -406,22 +411,25 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     __m512i *q = p->q;
     __mmask8 done = s->done, hits = 0, live = s->live;
     const __m512i chunk = p->chunk;
-    /* an absent or empty chunk: a node of 64^3 cells */
-    __mmask8 hasg = live & _mm512_cmpneq_epi64_mask(p->groups, zero);
+    /* an absent or empty chunk (no group-pair bit): a node of 64^3 cells */
+    __mmask8 hasg = live & _mm512_test_epi64_mask(chunk, _mm512_set1_epi64((int64_t)0xFF00000000000000));
     /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5; block bb the same of bits 2-3 */
     __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
     g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
     g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
-    __m512i g8 = _mm512_slli_epi64(g, 3);
-    __m512i gaddr = _mm512_add_epi64(chunk, g8);
-    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, (void *)0, 1);
+    __m512i gaddr = _mm512_add_epi64(_mm512_and_si512(chunk, addr_mask), _mm512_slli_epi64(g, 4));
+    __m512i occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, off_occ, 1);
     __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
     __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
-    /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-    __mmask8 gnear = _mm512_test_epi64_mask(p->groups, _mm512_sllv_epi64(pair, _mm512_and_si512(g, sel2a)));
+    /* empty group (block) in an empty aligned pair: twice as far (as the reference).
+     * The group pair k = bits 5 of q0, q1, q2 as bits 0, 1, 2: its summary bit 56 + k */
+    __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
+    __mmask8 gnear = _mm512_test_epi64_mask(chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
@@ -432,8 +440,16 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
     N = _mm512_mask_mov_epi64(N, occbit, one);
     if (occbit) {
-        __m512i brick = _mm512_mask_i64gather_epi64(zero, occbit, gaddr, brick_from_occ, 1);
-        __mmask8 isbrick = occbit & _mm512_test_epi64_mask(_mm512_srlv_epi64(brick, bb), one);
+        /* the brick bit: lane by lane (usually one lane; a gather costs more) */
+        _Alignas(64) uint64_t tga[L], tbb[L];
+        _mm512_store_si512((void *)tga, gaddr);
+        _mm512_store_si512((void *)tbb, bb);
+        __mmask8 isbrick = 0;
+        for (unsigned m = occbit; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            uint64_t br = *(const uint64_t *)(uintptr_t)(tga[l] + offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, brick));
+            isbrick |= (__mmask8)(((br >> tbb[l]) & 1) << l);
+        }
         hits = occbit & (__mmask8)~isbrick;
         __m512i sub = _mm512_set1_epi64(-1);
         if (isbrick) {
@@ -441,11 +457,11 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
             _mm512_store_si512((void *)tchunk, chunk);
             for (unsigned m = isbrick; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                const wk__vchunk *c = (const wk__vchunk *)(uintptr_t)(tchunk[l] - (uint64_t)off_occ);
+                const wk__vchunk *c = wk__vdir_chunk((uintptr_t)tchunk[l]);
                 uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                 int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                 int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->grp[gl].brick & ((1ull << bl) - 1))];
                 int s = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                 if ((mk >> s) & 1) {
                     sub = _mm512_mask_set1_epi64(sub, (__mmask8)(1u << l), s);
@@ -504,7 +520,6 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
     const __m512i zero = _mm512_setzero_si512();
     const __m512i one = _mm512_set1_epi64(1);
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
-    /* p.chunk holds the chunk's address + offsetof(occ) (0: no chunk) */
     _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tN[L], tidx[L];
     _Alignas(64) double to[3][L], td[3][L], tes[L];
     __m512i *q = p->q;
@@ -656,7 +671,7 @@ static void packet_clear(lanes *p) {
     }
     p->fin = p->chg = 0;
     p->len = p->limit = p->eps = p->eps1 = zd;
-    p->face = p->chunk = p->groups = p->idx = zero;
+    p->face = p->chunk = p->idx = zero;
 }
 
 /* NPK packets walk in turn, part by part: their steps are independent,
@@ -841,6 +856,8 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
             __m256i i2 = _mm256_slli_epi64(i, 1);
             p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)w->dir, i2,
                                                   vmask(changed), 8);
+            /* the address and the empty-pair bit (the group-pair summary is not used here) */
+            p->chunk = _mm256_and_si256(p->chunk, _mm256_set1_epi64x((int64_t)(WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)));
             p->groups = _mm256_mask_i64gather_epi64(p->groups, (const long long *)(const void *)&w->dir->groups, i2,
                                                    vmask(changed), 8);
         } else {
@@ -866,8 +883,9 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
     const __m256d zd = _mm256_setzero_pd();
     const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
     const __m256d quarter = _mm256_set1_pd(0.25), onev = _mm256_set1_pd(1.0);
-    const __m256i off_occ = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, occ));
-    const __m256i off_brick = _mm256_set1_epi64x((int64_t)offsetof(wk__vchunk, brick));
+    /* group g's record at chunk + offsetof(grp) + 16 g */
+    const __m256i off_occ = _mm256_set1_epi64x((int64_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ)));
+    const __m256i off_brick = _mm256_set1_epi64x((int64_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, brick)));
     _Alignas(32) int64_t tq[3][L], tface[L], tsub[L];
     _Alignas(32) double tt[L];
     _Alignas(32) uint64_t tchunk[L];
@@ -878,7 +896,7 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
     __m256i g = _mm256_and_si256(_mm256_srli_epi64(q[0], 4), three);
     g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[1], 4), three), 2));
     g = _mm256_or_si256(g, _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(q[2], 4), three), 4));
-    __m256i g8 = _mm256_slli_epi64(g, 3);
+    __m256i g8 = _mm256_slli_epi64(g, 4); /* 16 g */
     __m256i occ = _mm256_mask_i64gather_epi64(zero, (const long long *)0,
                                               _mm256_add_epi64(_mm256_add_epi64(chunk, off_occ), g8),
                                               vmask(hasg), 1);
@@ -913,7 +931,7 @@ static inline __attribute__((always_inline)) void s2_cell(lanes *p, step2 *s, co
                 uint64_t ux = (uint64_t)tq[0][l], uy = (uint64_t)tq[1][l], uz = (uint64_t)tq[2][l];
                 int gl = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
                 int bl = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
-                uint64_t mk = c->bricks[gl][wk__popcount64(c->brick[gl] & ((1ull << bl) - 1))];
+                uint64_t mk = c->bricks[gl][wk__popcount64(c->grp[gl].brick & ((1ull << bl) - 1))];
                 int sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                 if ((mk >> sub) & 1) {
                     tsub[l] = sub;

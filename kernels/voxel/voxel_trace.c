@@ -173,7 +173,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
             if (w->dir) {
                 const wk__vdirent *e = wk__vdir_get(w, cx, cy, cz);
-                chunk = (const wk__vchunk *)(e->c & ~WK__VDIR_PAIR_EMPTY);
+                chunk = wk__vdir_chunk(e->c);
                 pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
                 groups = e->groups;
             } else {
@@ -191,7 +191,7 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         if (!groups) N = pair_empty ? 128 : 64;
         else {
             int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-            uint64_t occ = chunk->occ[g];
+            uint64_t occ = chunk->grp[g].occ;
             int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
             /* An empty group (block) inside an empty aligned pair of
              * groups (blocks) on every axis leaves twice as far. */
@@ -199,8 +199,8 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
             else if (!((occ >> bb) & 1)) N = (occ & (WK__VPAIR << (bb & 0x2A))) ? 4 : 8;
             else {
                 int sub = -1, solid = 1;
-                if ((chunk->brick[g] >> bb) & 1) {
-                    uint64_t m = chunk->bricks[g][wk__popcount64(chunk->brick[g] & ((1ull << bb) - 1))];
+                if ((chunk->grp[g].brick >> bb) & 1) {
+                    uint64_t m = chunk->bricks[g][wk__popcount64(chunk->grp[g].brick & ((1ull << bb) - 1))];
                     sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
                     solid = (int)((m >> sub) & 1);
                 }

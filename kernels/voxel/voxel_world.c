@@ -173,7 +173,7 @@ static void rebuild_dir(world *w) {
         if (!t->c) continue;
         wk__vdirent *e = dir_slot(w, t->cx, t->cy, t->cz);
         if (e) {
-            e->c = (uintptr_t)t->c | (e->c & WK__VDIR_PAIR_EMPTY);
+            e->c = (uintptr_t)t->c | wk__vdir_gpairs(t->c->groups) | (e->c & WK__VDIR_PAIR_EMPTY);
             e->groups = t->c->groups;
         }
     }
@@ -260,10 +260,10 @@ static place place_of(int32_t x, int32_t y, int32_t z) {
 /* Removes block bit b's brick from group g (the bit must be set). */
 static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
     uint64_t bit = 1ull << b;
-    int idx = wk__popcount64(c->brick[g] & (bit - 1));
-    int count = wk__popcount64(c->brick[g]);
+    int idx = wk__popcount64(c->grp[g].brick & (bit - 1));
+    int count = wk__popcount64(c->grp[g].brick);
     memmove(c->bricks[g] + idx, c->bricks[g] + idx + 1, (size_t)(count - idx - 1) * sizeof(uint64_t));
-    c->brick[g] &= ~bit;
+    c->grp[g].brick &= ~bit;
     c->bricks_total--;
     w->bricks--;
 }
@@ -278,19 +278,20 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
     if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
     e->groups = c->groups;
+    e->c = (e->c & (WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)) | wk__vdir_gpairs(c->groups);
     if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
 }
 
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
-    int was = (c->occ[g] & bit) != 0, was_brick = (c->brick[g] & bit) != 0;
+    int was = (c->grp[g].occ & bit) != 0, was_brick = (c->grp[g].brick & bit) != 0;
     const uint64_t old_groups = c->groups;
     if (mask != 0 && mask != WK_VOXEL_FULL) {
         if (was_brick) {
-            c->bricks[g][wk__popcount64(c->brick[g] & (bit - 1))] = mask;
+            c->bricks[g][wk__popcount64(c->grp[g].brick & (bit - 1))] = mask;
             return 1;
         }
-        int count = wk__popcount64(c->brick[g]);
+        int count = wk__popcount64(c->grp[g].brick);
         if (count == c->cap[g]) {
             int cap = count == 0 ? 2 : count * 2 > 64 ? 64 : count * 2;
             uint64_t *nb = w_alloc(w, (size_t)cap * sizeof(uint64_t));
@@ -300,14 +301,14 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
             c->bricks[g] = nb;
             c->cap[g] = (uint8_t)cap;
         }
-        int idx = wk__popcount64(c->brick[g] & (bit - 1));
+        int idx = wk__popcount64(c->grp[g].brick & (bit - 1));
         memmove(c->bricks[g] + idx + 1, c->bricks[g] + idx, (size_t)(count - idx) * sizeof(uint64_t));
         c->bricks[g][idx] = mask;
-        c->brick[g] |= bit;
+        c->grp[g].brick |= bit;
         c->bricks_total++;
         w->bricks++;
         if (was) w->solid_blocks--;
-        c->occ[g] |= bit;
+        c->grp[g].occ |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
         sync_groups(w, c, old_groups);
@@ -316,11 +317,11 @@ static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     if (was_brick) remove_brick(w, c, g, b);
     else if (was) w->solid_blocks--;
     if (mask == 0) {
-        c->occ[g] &= ~bit;
-        if (!c->occ[g]) c->groups &= ~(1ull << g);
+        c->grp[g].occ &= ~bit;
+        if (!c->grp[g].occ) c->groups &= ~(1ull << g);
     } else {
         w->solid_blocks++;
-        c->occ[g] |= bit;
+        c->grp[g].occ |= bit;
         c->groups |= 1ull << g;
         note_bounds(w, c);
     }
@@ -357,9 +358,9 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     place p = place_of(x, y, z);
     const wk__vchunk *c = wk__vfind(w, p.cx, p.cy, p.cz);
     uint64_t bit = 1ull << p.b, m = 0;
-    if (c && (c->occ[p.g] & bit)) {
+    if (c && (c->grp[p.g].occ & bit)) {
         m = WK_VOXEL_FULL;
-        if (c->brick[p.g] & bit) m = c->bricks[p.g][wk__popcount64(c->brick[p.g] & (bit - 1))];
+        if (c->grp[p.g].brick & bit) m = c->bricks[p.g][wk__popcount64(c->grp[p.g].brick & (bit - 1))];
     }
     *mask = m;
     return WK_OK;

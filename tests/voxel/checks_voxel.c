@@ -563,20 +563,22 @@ int wk_check_voxel_edit_then_cast(void) {
  * which let the walk leave 128^3 cells at once), the bounds grow (the
  * directory is rebuilt), and rays aimed at the edited blocks cross those
  * blocks of chunks: every ISA against the dense world. */
-int wk_check_voxel_sparse_edits(void) {
+static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32_t n, int rounds, int max_placed,
+                        const char *what) {
     int fails = 0;
-    wk_rng rng = {91};
-    dense_world dw = dense_new(-40, -30, -50, 96, 96, 96);
+    wk_rng rng = {seed};
+    dense_world dw = dense_new(x0, y0, z0, n, n, n);
     wk_voxel_world *w = new_world();
     ray_set rs = rays_new(300);
     int32_t placed[64][3];
     int nplaced = 0;
     int isas[WK_ISA_COUNT];
     int nisa = wk_supported_isas(isas);
-    for (int round = 0; round < 30 && fails < 5; round++) {
+    if (max_placed > 64) max_placed = 64;
+    for (int round = 0; round < rounds && fails < 5; round++) {
         int edits = 1 + (int)(wk_rng_u64(&rng) % 4);
         for (int e = 0; e < edits; e++) {
-            if (nplaced > 0 && (nplaced == 64 || wk_rng_u64(&rng) % 3 == 0)) {
+            if (nplaced > 0 && (nplaced == max_placed || wk_rng_u64(&rng) % 3 == 0)) {
                 /* clear a block set earlier: its chunk (and maybe its block of chunks) goes empty */
                 int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
                 EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
@@ -611,11 +613,69 @@ int wk_check_voxel_sparse_edits(void) {
         for (int k = 0; k < nisa; k++) {
             wk_exec e = wk_exec_for(isas[k], 1);
             char label[96];
-            snprintf(label, sizeof label, "sparse edits round %d (%s)", round, wk_isa_name((wk_isa)isas[k]));
+            snprintf(label, sizeof label, "%s round %d (%s)", what, round, wk_isa_name((wk_isa)isas[k]));
             wk_status s = cast(w, &rs, 1, &e);
             EXPECT(s == WK_OK, "%s: status %d", label, s);
             for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
         }
+    }
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
+int wk_check_voxel_sparse_edits(void) { return sparse_edits(91, -40, -30, -50, 96, 30, 64, "sparse edits"); }
+
+/* The same with a few blocks in a box of 2^3 chunks around the origin, so
+ * that aligned 2 x 2 x 2 blocks of groups (the directory word's group-pair
+ * summary, which lets the walk leave 32^3 cells at once) go empty and
+ * nonempty again inside chunks that stay nonempty. */
+int wk_check_voxel_group_pair_edits(void) {
+    return sparse_edits(93, -16, -16, -16, 32, 60, 12, "group-pair edits");
+}
+
+/* Rays from outside the world's bounds on the quarter-block lattice, with
+ * directions of quarter steps (many zero components): their entry point lies
+ * on a plane of the other axes, where a SIMD setup hands the ray to the
+ * reference's exact entry (the slow path, whose rays join the queue with the
+ * same scaled values and margin as the vector setup's): every ISA against
+ * the dense walk. */
+int wk_check_voxel_entry_on_planes(void) {
+    int fails = 0;
+    wk_rng rng = {95};
+    dense_world dw = dense_new(-8, -8, -8, 40, 40, 40);
+    wk_voxel_world *w = new_world();
+    for (int i = 0; i < 300; i++) {
+        int32_t x = -8 + (int32_t)(wk_rng_u64(&rng) % 40), y = -8 + (int32_t)(wk_rng_u64(&rng) % 40),
+                z = -8 + (int32_t)(wk_rng_u64(&rng) % 40);
+        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
+        EXPECT(set_both(w, &dw, x, y, z, m) == WK_OK, "set");
+    }
+    ray_set rs = rays_new(4000);
+    for (size_t i = 0; i < rs.n; i++) {
+        int ax = (int)(wk_rng_u64(&rng) % 3);
+        for (int a = 0; a < 3; a++) {
+            rs.o[a][i] = (float)((int)(wk_rng_u64(&rng) % 64) - 16) * 0.25f;
+            rs.d[a][i] = (float)((int)(wk_rng_u64(&rng) % 9) - 4) * 0.25f;
+        }
+        int low = (int)(wk_rng_u64(&rng) & 1);
+        rs.o[ax][i] = low ? -40.0f : 70.0f;
+        rs.d[ax][i] = low ? 1.0f : -1.0f;
+        if (wk_rng_u64(&rng) % 3 == 0)
+            for (int a = 0; a < 3; a++)
+                if (a != ax) rs.d[a][i] = 0.0f;
+        rs.tmax[i] = wk_rng_u64(&rng) % 4 ? INFINITY : (float)(wk_rng_u64(&rng) % 100);
+    }
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (int k = 0; k < nisa && fails < 5; k++) {
+        wk_exec e = wk_exec_for(isas[k], 1);
+        char label[64];
+        snprintf(label, sizeof label, "entry on planes (%s)", wk_isa_name((wk_isa)isas[k]));
+        wk_status st = cast(w, &rs, 1, &e);
+        EXPECT(st == WK_OK, "%s: status %d", label, st);
+        for (size_t i = 0; i < rs.n && st == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
     }
     rays_free(&rs);
     dense_free(&dw);
@@ -655,7 +715,9 @@ static int harness_cast(void *vctx, const wk_exec *exec, uint32_t split, void *o
 int wk_check_voxel_raycast_isa(void) {
     int fails = 0;
     wk_rng rng = {5};
-    static const size_t sizes[] = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 1000, 4099};
+    /* 40000: 79 blocks of 512 rays, 9 units of 8 and 7 blocks past them, so that threaded
+     * calls visit the units in their scrambled order (voxel.c) */
+    static const size_t sizes[] = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 1000, 4099, 40000};
     for (size_t si = 0; si < COUNT(sizes); si++) {
         dense_world dw = dense_new(-8, -4, 3, 24, 16, 20);
         wk_voxel_world *w = new_world();
