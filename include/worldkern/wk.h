@@ -167,7 +167,10 @@ typedef struct wk_exec {
 
 /* Optional allocator hooks for the objects that own memory (a voxel world,
  * a fracture graph); kernels themselves never allocate. alloc(user, bytes)
- * returns memory aligned to at least 16 bytes, or NULL on failure;
+ * returns memory aligned to at least 16 bytes, or NULL on failure (a voxel
+ * world keeps flags in its chunk addresses: it refuses a chunk that is not
+ * 8-aligned or, on x86-64, lies at or above 2^56, e.g. a tagged pointer,
+ * with WK_ERR_NO_MEMORY);
  * free(user, p, bytes) gets back exactly what alloc returned, with the same
  * size. Both NULL (or a NULL wk_allocator pointer): the C library's malloc
  * and free. Exactly one NULL is WK_ERR_INVALID_ARG. reserved must be zero. */

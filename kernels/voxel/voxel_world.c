@@ -97,6 +97,12 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
         return NULL;
     }
     c = w_alloc(w, sizeof *c);
+    if (c && ((uintptr_t)c & ~WK__VDIR_ADDR)) {
+        /* an address the directory word cannot carry (a hook returning
+         * tagged or misaligned memory): refused like a failed allocation */
+        w_free(w, c, sizeof *c);
+        c = NULL;
+    }
     if (!c) {
         *nomem = 1;
         return NULL;

@@ -982,6 +982,43 @@ static void count_free(void *user, void *p, size_t bytes) {
     free(p);
 }
 
+/* Hooks that break the allocator contract on purpose, handing out memory 4
+ * bytes past an 8-aligned block
+ * while `skew` is set: a chunk at such an address cannot go into a
+ * directory word, so the edit fails as out of memory. */
+typedef struct skewing {
+    counting count;
+    int skew;
+} skewing;
+
+static void *skew_alloc(void *user, size_t bytes) {
+    skewing *k = user;
+    char *p = count_alloc(&k->count, bytes + 8);
+    return p && k->skew ? p + 4 : p;
+}
+static void skew_free(void *user, void *p, size_t bytes) {
+    skewing *k = user;
+    count_free(&k->count, (uintptr_t)p & 7 ? (char *)p - 4 : p, bytes + 8);
+}
+
+static int misaligned_chunk(void) {
+    int fails = 0;
+    skewing k = {{0, 0, -1}, 0};
+    wk_allocator hooks = {skew_alloc, skew_free, &k, {0, 0}};
+    wk_voxel_world *w = NULL;
+    EXPECT(wk_voxel_world_create(&w, &hooks) == WK_OK, "create with skewing hooks");
+    k.skew = 1;
+    EXPECT(wk_voxel_set_block(w, 3, 4, 5, 1) == WK_ERR_NO_MEMORY, "misaligned chunk refused");
+    uint64_t m = 1;
+    EXPECT(wk_voxel_get_block(w, 3, 4, 5, &m) == WK_OK && m == 0, "refused edit left the block empty");
+    k.skew = 0;
+    EXPECT(wk_voxel_set_block(w, 3, 4, 5, 1) == WK_OK, "aligned chunk taken");
+    EXPECT(wk_voxel_get_block(w, 3, 4, 5, &m) == WK_OK && m == ~(uint64_t)0, "block set");
+    wk_voxel_world_destroy(w);
+    EXPECT(k.count.live_bytes == 0, "destroy left %lld bytes", k.count.live_bytes);
+    return fails;
+}
+
 int wk_check_voxel_allocator(void) {
     int fails = 0;
     counting c = {0, 0, -1};
@@ -1054,6 +1091,7 @@ int wk_check_voxel_allocator(void) {
     EXPECT(wk_voxel_world_create(&w2, &h4) == WK_ERR_INVALID_ARG, "reserved");
     EXPECT(wk_voxel_world_create(NULL, NULL) == WK_ERR_NULL, "NULL w");
     wk_voxel_world_destroy(NULL);
+    fails += misaligned_chunk();
     return fails;
 }
 
