@@ -982,10 +982,10 @@ static void count_free(void *user, void *p, size_t bytes) {
     free(p);
 }
 
-/* Hooks that break the allocator contract on purpose, handing out memory 4
- * bytes past an 8-aligned block
- * while `skew` is set: a chunk at such an address cannot go into a
- * directory word, so the edit fails as out of memory. */
+/* Hooks that break the allocator contract on purpose while `skew` is set,
+ * handing out memory 4 bytes past an 8-aligned block: a chunk at such an
+ * address cannot go into a directory word, so the edit fails as out of
+ * memory. */
 typedef struct skewing {
     counting count;
     int skew;
