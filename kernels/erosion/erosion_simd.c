@@ -28,17 +28,18 @@ static const uint32_t DEN_BITS[16] = {0x3f800000u, 0x40800000u, 0x41400000u, 0x4
 
 #if defined(WK_SIMD_AVX512)
 #define MASK_BYTES_PATH 1
+/* count as float bits (0 .. 8). */
+static const uint32_t COUNT_BITS[16] = {0x00000000u, 0x3f800000u, 0x40000000u, 0x40400000u, 0x40800000u, 0x40a00000u,
+                                        0x40c00000u, 0x40e00000u, 0x41000000u, 0, 0, 0, 0, 0, 0, 0};
 /* AVX-512 only (mask registers and byte-granular mask moves; the other ISAs
  * recompute the masks), so these few helpers use its intrinsics directly:
  * lower masks as 16 bytes (0xff / 0), a count of them in bytes, lane shifts. */
-typedef __m128i count_bytes;
-WK_INLINE count_bytes count_zero(void) { return _mm_setzero_si128(); }
-WK_INLINE count_bytes record_lower(uint8_t *p, wk_vm lower, count_bytes count) {
+WK_INLINE __m128i lower_bytes(uint8_t *p, wk_vm lower) {
     __m128i b = _mm_movm_epi8(lower);
     _mm_storeu_si128((__m128i *)(void *)p, b);
-    return _mm_sub_epi8(count, b); /* 0xff = -1 */
+    return b;
 }
-WK_INLINE wk_vi count_to_vi(count_bytes count) { return _mm512_cvtepu8_epi32(count); }
+WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count); }
 WK_INLINE wk_vm mask_bytes(const uint8_t *p) {
     return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(-1));
 }
@@ -56,66 +57,166 @@ static size_t plane_bytes(size_t n) { return WK__EROSION_MASK_BYTES(n) / 8; }
 
 /* ------------------------------------------------------------- pass 1 */
 
-/* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
 #if MASK_BYTES_PATH
-#define COUNT_LOWER(lower, k) (count = record_lower(mk + (k) * pb, (lower), count))
+/* Rows of one call go down a column of 16 cells together: each height row
+ * is loaded once per column (at i-1, i, i+1) for the up to three rows that
+ * read it, and the difference between a cell and the cell below, d6, gives
+ * the next row's difference with the cell above, d1 = -d6, exactly (a - b
+ * rounds to -(b - a)): that row tests d6 < -talus and subtracts d6 from its
+ * sum, the same bits as testing d1 > talus and adding d1 (x - y is x + -y;
+ * a zero d1 is never added, as talus >= 0). */
+WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *const *p, uint8_t *const *masks,
+                              size_t pb, float talus, wk_lut16 den_lut, wk_lut16 count_lut, size_t rows, size_t i,
+                              size_t m) {
+    /* h, s, p and masks are the callers' local copies (the mask byte
+     * stores may alias anything else, which would reload the pointers) */
+    const wk_vf vtalus = wk_vf_set1(talus), ntalus = wk_vf_set1(-talus);
+    wk_vf lf[WK__EROSION_MAX_ROWS + 2], ce[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) {
+        lf[q] = wk_vf_load_n(h[q] + i - 1, m);
+        ce[q] = wk_vf_load_n(h[q] + i, m);
+        rt[q] = wk_vf_load_n(h[q] + i + 1, m);
+    }
+    /* The rows' sums are chains of dependent adds: interleaved direction by
+     * direction, so that the rows' chains overlap. */
+    wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
+    __m128i cb[WK__EROSION_MAX_ROWS][8]; /* the lower masks as bytes, 0xff = -1 */
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        sum[k] = wk_vf_set1(0.0f);
+        /* d6: the next row's d1 = -d6 */
+        below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]);
+    }
+#define STEP_D(nb, dir)                                                                           \
+    do {                                                                                          \
+        _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                              \
+            wk_vf d_ = wk_vf_sub(ce[k + 1], (nb)); \
+            wk_vm lower_ = wk_vf_gt(d_, vtalus);                                                  \
+            sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                                          \
+            cb[k][dir] = lower_bytes(masks[k] + 16 + i + (dir) * pb, lower_);                     \
+        }                                                                                         \
+    } while (0)
+    STEP_D(lf[k], 0);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        if (k == 0) {
+            wk_vf d_ = wk_vf_sub(ce[1], ce[0]);
+            wk_vm lower_ = wk_vf_gt(d_, vtalus);
+            sum[0] = wk_vf_add_mask(sum[0], lower_, d_);
+            cb[0][1] = lower_bytes(masks[0] + 16 + i + pb, lower_);
+        } else {
+            wk_vm lower_ = wk_vf_lt(below[k - 1], ntalus);
+            sum[k] = _mm512_mask_sub_ps(sum[k], lower_, sum[k], below[k - 1]);
+            cb[k][1] = lower_bytes(masks[k] + 16 + i + pb, lower_);
+        }
+    }
+    STEP_D(rt[k], 2);
+    STEP_D(lf[k + 1], 3);
+    STEP_D(rt[k + 1], 4);
+    STEP_D(lf[k + 2], 5);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        wk_vm lower_ = wk_vf_gt(below[k], vtalus);
+        sum[k] = wk_vf_add_mask(sum[k], lower_, below[k]);
+        cb[k][6] = lower_bytes(masks[k] + 16 + i + 6 * pb, lower_);
+    }
+    STEP_D(rt[k + 2], 7);
+#undef STEP_D
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        const wk_vf hc = ce[k + 1];
+        __m128i t0 = _mm_add_epi8(cb[k][0], cb[k][1]), t1 = _mm_add_epi8(cb[k][2], cb[k][3]);
+        __m128i t2 = _mm_add_epi8(cb[k][4], cb[k][5]), t3 = _mm_add_epi8(cb[k][6], cb[k][7]);
+        wk_vi icount = count_to_vi(_mm_sub_epi8(_mm_setzero_si128(), _mm_add_epi8(_mm_add_epi8(t0, t1), _mm_add_epi8(t2, t3))));
+        wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
+        wk_vf excess = wk_vf_sub(sum[k], wk_vf_mul(countf, vtalus));
+        wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+        wk_vf share = wk_vf_div(excess, den);
+        wk_vf_store_n(s[k] + i, share, m);
+        wk_vf_store_n(p[k] + i, wk_vf_sub(hc, wk_vf_mul(share, countf)), m);
+    }
+}
+
+/* One call's rows as a compile-time count, so that the row loops unroll and
+ * the loaded rows stay in registers. */
+WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
+                          float *const *p, uint8_t *const *masks) {
+    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
+    /* writes the bytes of the cells in whole vectors: those of a last
+     * partial vector past n as 0 (those lanes compare 0 > talus and
+     * 0 < -talus); the zero bytes before and after each plane are the
+     * driver's */
+    const size_t pb = plane_bytes(n);
+    const float *hl[WK__EROSION_MAX_ROWS + 2];
+    float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
+    uint8_t *ml[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
+    const wk_lut16 count_lut = wk_lut16_load(COUNT_BITS);
+    WK_VECTOR_LOOP(n, share_rows_vec, hl, sl, pl, ml, pb, talus, den_lut, count_lut, rows);
+}
+
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    switch (rows) {
+    case 1: share_rows(h, 1, n, talus, s, p, masks); break;
+    case 2: share_rows(h, 2, n, talus, s, p, masks); break;
+    case 3: share_rows(h, 3, n, talus, s, p, masks); break;
+    default:
+        for (size_t k = 0; k < rows; k += 4) {
+            size_t r = rows - k < 4 ? rows - k : 4;
+            if (r == 4) share_rows(h + k, 4, n, talus, s + k, p + k, masks + k);
+            else share(h + k, r, n, talus, s + k, p + k, masks + k);
+        }
+        break;
+    }
+}
 #else
-#define COUNT_LOWER(lower, k) (count = wk_vi_inc_mask(count, (lower)))
-#endif
-#define SHARE_STEP(hn_ptr, k)                                \
+/* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
+#define SHARE_STEP(hn_ptr)                                   \
     do {                                                     \
         wk_vf d_ = wk_vf_sub(hc, wk_vf_load_n((hn_ptr), m)); \
         wk_vm lower_ = wk_vf_gt(d_, vtalus);                 \
         sum = wk_vf_add_mask(sum, lower_, d_);               \
-        COUNT_LOWER(lower_, k);                              \
+        count = wk_vi_inc_mask(count, lower_);               \
     } while (0)
 
 WK_INLINE void share_vec(const float *up, const float *mid, const float *dn, float talus, float *s, float *p,
-                         uint8_t *masks, size_t pb, wk_lut16 den_lut, size_t i, size_t m) {
+                         wk_lut16 den_lut, size_t i, size_t m) {
     const wk_vf vtalus = wk_vf_set1(talus);
-#if MASK_BYTES_PATH
-    uint8_t *mk = masks + 16 + i;
-    count_bytes count = count_zero();
-#else
-    (void)masks, (void)pb;
     wk_vi count = wk_vi_set1(0);
-#endif
     const wk_vf hc = wk_vf_load_n(mid + i, m);
     wk_vf sum = wk_vf_set1(0.0f);
-    SHARE_STEP(up + i - 1, 0);
-    SHARE_STEP(up + i, 1);
-    SHARE_STEP(up + i + 1, 2);
-    SHARE_STEP(mid + i - 1, 3);
-    SHARE_STEP(mid + i + 1, 4);
-    SHARE_STEP(dn + i - 1, 5);
-    SHARE_STEP(dn + i, 6);
-    SHARE_STEP(dn + i + 1, 7);
-#if MASK_BYTES_PATH
-    wk_vi icount = count_to_vi(count);
-#else
-    wk_vi icount = count;
-#endif
-    wk_vf countf = wk_vf_from_vi_s(icount);
+    SHARE_STEP(up + i - 1);
+    SHARE_STEP(up + i);
+    SHARE_STEP(up + i + 1);
+    SHARE_STEP(mid + i - 1);
+    SHARE_STEP(mid + i + 1);
+    SHARE_STEP(dn + i - 1);
+    SHARE_STEP(dn + i);
+    SHARE_STEP(dn + i + 1);
+    wk_vf countf = wk_vf_from_vi_s(count);
     wk_vf excess = wk_vf_sub(sum, wk_vf_mul(countf, vtalus));
-    wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+    wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, count));
     wk_vf share = wk_vf_div(excess, den);
     wk_vf_store_n(s + i, share, m);
     wk_vf_store_n(p + i, wk_vf_sub(hc, wk_vf_mul(share, countf)), m);
 }
 
-static void share(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s, float *p,
-                  uint8_t *masks) {
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    (void)masks;
     const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
-#if MASK_BYTES_PATH
-    /* writes the bytes of the cells in whole vectors: those of a last
-     * partial vector past n as 0 (those lanes compare 0 > talus); the zero
-     * bytes before and after each plane are the driver's */
-    const size_t pb = plane_bytes(n);
-#else
-    const size_t pb = 0;
-#endif
-    WK_VECTOR_LOOP(n, share_vec, up, mid, dn, talus, s, p, masks, pb, den_lut);
+    for (size_t k = 0; k < rows; k++) {
+        const float *up = h[k], *mid = h[k + 1], *dn = h[k + 2];
+        float *sk = s[k], *pk = p[k];
+        WK_VECTOR_LOOP(n, share_vec, up, mid, dn, talus, sk, pk, den_lut);
+    }
 }
+#endif
 
 /* ------------------------------------------------------------- pass 2 */
 
@@ -130,28 +231,72 @@ WK_INLINE wk_vf load_span(const float *s, size_t i, size_t n) {
  * record `mrow`, dx columns away: its lower mask towards this cell. */
 #define HIGHER(mrow, q, dx) mask_bytes((mrow) + (q) * pb + 16 + i + (dx))
 
-static void gather(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                   const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid, const uint8_t *mdn,
-                   size_t n, float talus, float *out) {
-    (void)hup, (void)hmid, (void)hdn, (void)talus;
+/* The rows of one call go down each column of 16 cells together: each share
+ * row is loaded and shifted left and right once for the up to three rows
+ * that read it. */
+WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, const float *const *pp,
+                           size_t rows, size_t n, float *const *outp) {
     const size_t pb = plane_bytes(n);
-    wk_vf u0 = wk_vf_set1(sup[-1]), m0 = wk_vf_set1(smid[-1]), d0 = wk_vf_set1(sdn[-1]);
-    wk_vf u1 = load_span(sup, 0, n), m1 = load_span(smid, 0, n), d1 = load_span(sdn, 0, n);
+    const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
+    const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
+    float *out[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) sh[q] = shp[q], mr[q] = mrp[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) p[k] = pp[k], out[k] = outp[k];
+    wk_vf s0[WK__EROSION_MAX_ROWS + 2], s1[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) {
+        s0[q] = wk_vf_set1(sh[q][-1]);
+        s1[q] = load_span(sh[q], 0, n);
+    }
     for (size_t i = 0; i < n; i += 16) {
         const size_t m = n - i < 16 ? n - i : 16;
-        wk_vf u2 = load_span(sup, i + 16, n), m2 = load_span(smid, i + 16, n), d2 = load_span(sdn, i + 16, n);
-        wk_vf received = wk_vf_set1(-0.0f);
-        /* neighbour k of this cell sees this cell as its neighbour 7 - k */
-        received = wk_vf_add_mask(received, HIGHER(mup, 7, -1), lanes_from_prev(u0, u1));
-        received = wk_vf_add_mask(received, HIGHER(mup, 6, 0), u1);
-        received = wk_vf_add_mask(received, HIGHER(mup, 5, 1), lanes_from_next(u1, u2));
-        received = wk_vf_add_mask(received, HIGHER(mmid, 4, -1), lanes_from_prev(m0, m1));
-        received = wk_vf_add_mask(received, HIGHER(mmid, 3, 1), lanes_from_next(m1, m2));
-        received = wk_vf_add_mask(received, HIGHER(mdn, 2, -1), lanes_from_prev(d0, d1));
-        received = wk_vf_add_mask(received, HIGHER(mdn, 1, 0), d1);
-        received = wk_vf_add_mask(received, HIGHER(mdn, 0, 1), lanes_from_next(d1, d2));
-        wk_vf_store_n(out + i, wk_vf_add(wk_vf_load_n(p + i, m), received), m);
-        u0 = u1, u1 = u2, m0 = m1, m1 = m2, d0 = d1, d1 = d2;
+        wk_vf lf[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+        for (size_t q = 0; q < rows + 2; q++) {
+            wk_vf s2 = load_span(sh[q], i + 16, n);
+            lf[q] = lanes_from_prev(s0[q], s1[q]);
+            rt[q] = lanes_from_next(s1[q], s2);
+            s0[q] = s1[q];
+            s1[q] = s2;
+        }
+        /* each row's received is a chain of dependent adds: interleaved
+         * direction by direction, so that the rows' chains overlap;
+         * neighbour d of a cell sees the cell as its neighbour 7 - d */
+        wk_vf received[WK__EROSION_MAX_ROWS];
+#define GATHER_D(q, dir, dx, sv)                                                                  \
+    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) received[k] =                       \
+        wk_vf_add_mask(dir == 7 ? wk_vf_set1(-0.0f) : received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
+        GATHER_D(0, 7, -1, lf[k])
+        GATHER_D(0, 6, 0, s0[k])
+        GATHER_D(0, 5, 1, rt[k])
+        GATHER_D(1, 4, -1, lf[k + 1])
+        GATHER_D(1, 3, 1, rt[k + 1])
+        GATHER_D(2, 2, -1, lf[k + 2])
+        GATHER_D(2, 1, 0, s0[k + 2])
+        GATHER_D(2, 0, 1, rt[k + 2])
+#undef GATHER_D
+#pragma GCC unroll 8
+        for (size_t k = 0; k < rows; k++)
+            wk_vf_store_n(out[k] + i, wk_vf_add(wk_vf_load_n(p[k] + i, m), received[k]), m);
+    }
+}
+
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    (void)h, (void)talus;
+    switch (rows) {
+    case 1: gather_rows(sh, m, p, 1, n, out); break;
+    case 2: gather_rows(sh, m, p, 2, n, out); break;
+    case 3: gather_rows(sh, m, p, 3, n, out); break;
+    default:
+        for (size_t k = 0; k < rows; k += 4) {
+            size_t r = rows - k < 4 ? rows - k : 4;
+            if (r == 4) gather_rows(sh + k, m + k, p + k, 4, n, out + k);
+            else gather(h + k, sh + k, m + k, p + k, r, n, talus, out + k);
+        }
+        break;
     }
 }
 #else
@@ -178,11 +323,15 @@ WK_INLINE void gather_vec(const float *hup, const float *hmid, const float *hdn,
     wk_vf_store_n(out + i, wk_vf_add(wk_vf_load_n(p + i, m), received), m);
 }
 
-static void gather(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                   const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid, const uint8_t *mdn,
-                   size_t n, float talus, float *out) {
-    (void)mup, (void)mmid, (void)mdn;
-    WK_VECTOR_LOOP(n, gather_vec, hup, hmid, hdn, sup, smid, sdn, p, talus, out);
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    (void)m;
+    for (size_t k = 0; k < rows; k++) {
+        const float *hup = h[k], *hmid = h[k + 1], *hdn = h[k + 2], *sup = sh[k], *smid = sh[k + 1], *sdn = sh[k + 2];
+        const float *pk = p[k];
+        float *outk = out[k];
+        WK_VECTOR_LOOP(n, gather_vec, hup, hmid, hdn, sup, smid, sdn, pk, talus, outk);
+    }
 }
 #endif
 
