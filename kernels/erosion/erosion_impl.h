@@ -9,10 +9,10 @@
 
 /* Rows are padded: element -1 and element w of a height row are readable
  * (NaN: no neighbour), as are those of a share row (0). */
-/* Bytes of one row's mask record for n cells: 8 planes (one per neighbour
- * direction) of one byte per cell (0xff: lower by more than the talus),
- * rounded up to 16 cells, with 16 zero bytes before and after. */
-#define WK__EROSION_MASK_BYTES(n) (8 * ((((size_t)(n) + 15) / 16) * 16 + 32))
+/* Bytes of one row's mask record for n cells: one byte per cell (bit k: the
+ * neighbour in direction k is lower by more than the talus), rounded up to
+ * 16 cells, with 16 zero bytes before and after. */
+#define WK__EROSION_MASK_BYTES(n) ((((size_t)(n) + 15) / 16) * 16 + 32)
 
 /* Rows one kernel call handles, at most (the driver's rows per step). */
 #define WK__EROSION_MAX_ROWS 4

@@ -34,14 +34,21 @@ static const uint32_t COUNT_BITS[16] = {0x00000000u, 0x3f800000u, 0x40000000u, 0
 /* AVX-512 only (mask registers and byte-granular mask moves; the other ISAs
  * recompute the masks), so these few helpers use its intrinsics directly:
  * lower masks as 16 bytes (0xff / 0), a count of them in bytes, lane shifts. */
-WK_INLINE __m128i lower_bytes(uint8_t *p, wk_vm lower) {
-    __m128i b = _mm_movm_epi8(lower);
-    _mm_storeu_si128((__m128i *)(void *)p, b);
-    return b;
+/* bits with bit `bit` set in the bytes of the lanes in `lower` (a masked
+ * byte add of a bit that is still clear). */
+WK_INLINE __m128i set_bit(__m128i bits, wk_vm lower, int bit) {
+    return _mm_mask_add_epi8(bits, lower, bits, _mm_set1_epi8((char)(1 << bit)));
+}
+/* Bits set in each byte (0 .. 8), by nibbles. */
+WK_INLINE __m128i count_bits(__m128i bits) {
+    const __m128i nib = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4), low4 = _mm_set1_epi8(0x0f);
+    return _mm_add_epi8(_mm_shuffle_epi8(nib, _mm_and_si128(bits, low4)),
+                        _mm_shuffle_epi8(nib, _mm_and_si128(_mm_srli_epi16(bits, 4), low4)));
 }
 WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count); }
-WK_INLINE wk_vm mask_bytes(const uint8_t *p) {
-    return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(-1));
+/* The lanes of 16 cells whose byte has bit `bit` set. */
+WK_INLINE wk_vm mask_bit(const uint8_t *p, int bit) {
+    return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8((char)(1 << bit)));
 }
 WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
@@ -49,8 +56,6 @@ WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14]
 WK_INLINE wk_vf lanes_from_next(wk_vf cur, wk_vf next) { /* cur[1..15], next[0] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(cur), 1));
 }
-/* Plane k of a mask record: 16 zero bytes, then cell x at byte 16 + x. */
-static size_t plane_bytes(size_t n) { return WK__EROSION_MASK_BYTES(n) / 8; }
 #else
 #define MASK_BYTES_PATH 0
 #endif
@@ -66,7 +71,7 @@ static size_t plane_bytes(size_t n) { return WK__EROSION_MASK_BYTES(n) / 8; }
  * sum, the same bits as testing d1 > talus and adding d1 (x - y is x + -y;
  * a zero d1 is never added, as talus >= 0). */
 WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *const *p, uint8_t *const *masks,
-                              size_t pb, float talus, wk_lut16 den_lut, wk_lut16 count_lut, size_t rows, size_t i,
+                              float talus, wk_lut16 den_lut, wk_lut16 count_lut, size_t rows, size_t i,
                               size_t m) {
     /* h, s, p and masks are the callers' local copies (the mask byte
      * stores may alias anything else, which would reload the pointers) */
@@ -81,10 +86,11 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
     /* The rows' sums are chains of dependent adds: interleaved direction by
      * direction, so that the rows' chains overlap. */
     wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
-    __m128i cb[WK__EROSION_MAX_ROWS][8]; /* the lower masks as bytes, 0xff = -1 */
+    __m128i cb[WK__EROSION_MAX_ROWS]; /* bit k of a cell's byte: lower towards neighbour k */
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
         sum[k] = wk_vf_set1(0.0f);
+        cb[k] = _mm_setzero_si128();
         /* d6: the next row's d1 = -d6 */
         below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]);
     }
@@ -94,7 +100,7 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
             wk_vf d_ = wk_vf_sub(ce[k + 1], (nb)); \
             wk_vm lower_ = wk_vf_gt(d_, vtalus);                                                  \
             sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                                          \
-            cb[k][dir] = lower_bytes(masks[k] + 16 + i + (dir) * pb, lower_);                     \
+            cb[k] = set_bit(cb[k], lower_, dir);                                                  \
         }                                                                                         \
     } while (0)
     STEP_D(lf[k], 0);
@@ -104,11 +110,11 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
             wk_vf d_ = wk_vf_sub(ce[1], ce[0]);
             wk_vm lower_ = wk_vf_gt(d_, vtalus);
             sum[0] = wk_vf_add_mask(sum[0], lower_, d_);
-            cb[0][1] = lower_bytes(masks[0] + 16 + i + pb, lower_);
+            cb[0] = set_bit(cb[0], lower_, 1);
         } else {
             wk_vm lower_ = wk_vf_lt(below[k - 1], ntalus);
             sum[k] = _mm512_mask_sub_ps(sum[k], lower_, sum[k], below[k - 1]);
-            cb[k][1] = lower_bytes(masks[k] + 16 + i + pb, lower_);
+            cb[k] = set_bit(cb[k], lower_, 1);
         }
     }
     STEP_D(rt[k], 2);
@@ -119,16 +125,15 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
     for (size_t k = 0; k < rows; k++) {
         wk_vm lower_ = wk_vf_gt(below[k], vtalus);
         sum[k] = wk_vf_add_mask(sum[k], lower_, below[k]);
-        cb[k][6] = lower_bytes(masks[k] + 16 + i + 6 * pb, lower_);
+        cb[k] = set_bit(cb[k], lower_, 6);
     }
     STEP_D(rt[k + 2], 7);
 #undef STEP_D
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
         const wk_vf hc = ce[k + 1];
-        __m128i t0 = _mm_add_epi8(cb[k][0], cb[k][1]), t1 = _mm_add_epi8(cb[k][2], cb[k][3]);
-        __m128i t2 = _mm_add_epi8(cb[k][4], cb[k][5]), t3 = _mm_add_epi8(cb[k][6], cb[k][7]);
-        wk_vi icount = count_to_vi(_mm_sub_epi8(_mm_setzero_si128(), _mm_add_epi8(_mm_add_epi8(t0, t1), _mm_add_epi8(t2, t3))));
+        _mm_storeu_si128((__m128i *)(void *)(masks[k] + 16 + i), cb[k]);
+        wk_vi icount = count_to_vi(count_bits(cb[k]));
         wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
         wk_vf excess = wk_vf_sub(sum[k], wk_vf_mul(countf, vtalus));
         wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
@@ -147,7 +152,6 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
      * partial vector past n as 0 (those lanes compare 0 > talus and
      * 0 < -talus); the zero bytes before and after each plane are the
      * driver's */
-    const size_t pb = plane_bytes(n);
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
     uint8_t *ml[WK__EROSION_MAX_ROWS];
@@ -156,7 +160,7 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
     const wk_lut16 count_lut = wk_lut16_load(COUNT_BITS);
-    WK_VECTOR_LOOP(n, share_rows_vec, hl, sl, pl, ml, pb, talus, den_lut, count_lut, rows);
+    WK_VECTOR_LOOP(n, share_rows_vec, hl, sl, pl, ml, talus, den_lut, count_lut, rows);
 }
 
 static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
@@ -229,14 +233,13 @@ WK_INLINE wk_vf load_span(const float *s, size_t i, size_t n) {
 
 /* Neighbour n of this cell that sees this cell as its neighbour q, in mask
  * record `mrow`, dx columns away: its lower mask towards this cell. */
-#define HIGHER(mrow, q, dx) mask_bytes((mrow) + (q) * pb + 16 + i + (dx))
+#define HIGHER(mrow, q, dx) mask_bit((mrow) + 16 + i + (dx), q)
 
 /* The rows of one call go down each column of 16 cells together: each share
  * row is loaded and shifted left and right once for the up to three rows
  * that read it. */
 WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, const float *const *pp,
                            size_t rows, size_t n, float *const *outp) {
-    const size_t pb = plane_bytes(n);
     const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
     const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
     float *out[WK__EROSION_MAX_ROWS];
