@@ -70,11 +70,15 @@ WK_INLINE wk_vf lanes_from_next(wk_vf cur, wk_vf next) { /* cur[1..15], next[0] 
  * rounds to -(b - a)): that row tests d6 < -talus and subtracts d6 from its
  * sum, the same bits as testing d1 > talus and adding d1 (x - y is x + -y;
  * a zero d1 is never added, as talus >= 0). */
-WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *const *p, uint8_t *const *masks,
-                              float talus, wk_lut16 den_lut, wk_lut16 count_lut, size_t rows, size_t i,
-                              size_t m) {
-    /* h, s, p and masks are the callers' local copies (the mask byte
-     * stores may alias anything else, which would reload the pointers) */
+/* What pass 1 carries from a column's sums to its shares. */
+typedef struct share_state {
+    wk_vf sum[WK__EROSION_MAX_ROWS], hc[WK__EROSION_MAX_ROWS];
+    __m128i bits[WK__EROSION_MAX_ROWS]; /* bit k of a cell's byte: lower towards neighbour k */
+} share_state;
+
+/* The sums, and the mask bytes (stored), of the column at i for the rows. */
+WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float talus, size_t rows, size_t i, size_t m,
+                          share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus), ntalus = wk_vf_set1(-talus);
     wk_vf lf[WK__EROSION_MAX_ROWS + 2], ce[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
 #pragma GCC unroll 8
@@ -86,22 +90,21 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
     /* The rows' sums are chains of dependent adds: interleaved direction by
      * direction, so that the rows' chains overlap. */
     wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
-    __m128i cb[WK__EROSION_MAX_ROWS]; /* bit k of a cell's byte: lower towards neighbour k */
+    __m128i cb[WK__EROSION_MAX_ROWS];
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
         sum[k] = wk_vf_set1(0.0f);
         cb[k] = _mm_setzero_si128();
-        /* d6: the next row's d1 = -d6 */
-        below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]);
+        below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
     }
-#define STEP_D(nb, dir)                                                                           \
-    do {                                                                                          \
-        _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                              \
-            wk_vf d_ = wk_vf_sub(ce[k + 1], (nb)); \
-            wk_vm lower_ = wk_vf_gt(d_, vtalus);                                                  \
-            sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                                          \
-            cb[k] = set_bit(cb[k], lower_, dir);                                                  \
-        }                                                                                         \
+#define STEP_D(nb, dir)                                                 \
+    do {                                                                \
+        _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {    \
+            wk_vf d_ = wk_vf_sub(ce[k + 1], (nb));                      \
+            wk_vm lower_ = wk_vf_gt(d_, vtalus);                        \
+            sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                \
+            cb[k] = set_bit(cb[k], lower_, dir);                        \
+        }                                                               \
     } while (0)
     STEP_D(lf[k], 0);
 #pragma GCC unroll 8
@@ -131,27 +134,41 @@ WK_INLINE void share_rows_vec(const float *const *h, float *const *s, float *con
 #undef STEP_D
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
-        const wk_vf hc = ce[k + 1];
         _mm_storeu_si128((__m128i *)(void *)(masks[k] + 16 + i), cb[k]);
-        wk_vi icount = count_to_vi(count_bits(cb[k]));
+        st->sum[k] = sum[k];
+        st->hc[k] = ce[k + 1];
+        st->bits[k] = cb[k];
+    }
+}
+
+/* The shares and heights minus what is given of the column at i. */
+WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, wk_lut16 count_lut,
+                            size_t rows, size_t i, size_t m, const share_state *st) {
+    const wk_vf vtalus = wk_vf_set1(talus);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        wk_vi icount = count_to_vi(count_bits(st->bits[k]));
         wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
-        wk_vf excess = wk_vf_sub(sum[k], wk_vf_mul(countf, vtalus));
+        wk_vf excess = wk_vf_sub(st->sum[k], wk_vf_mul(countf, vtalus));
         wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
         wk_vf share = wk_vf_div(excess, den);
         wk_vf_store_n(s[k] + i, share, m);
-        wk_vf_store_n(p[k] + i, wk_vf_sub(hc, wk_vf_mul(share, countf)), m);
+        wk_vf_store_n(p[k] + i, wk_vf_sub(st->hc[k], wk_vf_mul(share, countf)), m);
     }
 }
 
 /* One call's rows as a compile-time count, so that the row loops unroll and
- * the loaded rows stay in registers. */
+ * the loaded rows stay in registers. Software-pipelined by one column: the
+ * shares of a column (a division and a few dependent steps after the sums'
+ * chains) are computed after the next column's sums, so that they overlap.
+ * A last partial vector writes the mask bytes of its lanes past n as 0
+ * (those lanes compare 0 > talus and 0 < -talus, both false); the zero
+ * bytes before and after a record are the driver's. */
 WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
                           float *const *p, uint8_t *const *masks) {
-    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
-    /* writes the bytes of the cells in whole vectors: those of a last
-     * partial vector past n as 0 (those lanes compare 0 > talus and
-     * 0 < -talus); the zero bytes before and after each plane are the
-     * driver's */
+    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS), count_lut = wk_lut16_load(COUNT_BITS);
+    /* local copies: the mask byte stores may alias anything, which would
+     * reload the pointers */
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
     uint8_t *ml[WK__EROSION_MAX_ROWS];
@@ -159,8 +176,22 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
-    const wk_lut16 count_lut = wk_lut16_load(COUNT_BITS);
-    WK_VECTOR_LOOP(n, share_rows_vec, hl, sl, pl, ml, talus, den_lut, count_lut, rows);
+    size_t i = 0;
+    if (n >= 16) {
+        share_state prev, cur;
+        share_sums(hl, ml, talus, rows, 0, 16, &prev);
+        for (i = 16; i + 16 <= n; i += 16) {
+            share_sums(hl, ml, talus, rows, i, 16, &cur);
+            share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
+            prev = cur;
+        }
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
+    }
+    if (i < n) {
+        share_state last;
+        share_sums(hl, ml, talus, rows, i, n - i, &last);
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i, n - i, &last);
+    }
 }
 
 static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
