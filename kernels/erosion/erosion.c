@@ -39,6 +39,8 @@ enum {
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
+/* the rows of a step go to the row kernels in one call */
+_Static_assert(STEP_ROWS <= WK__EROSION_MAX_ROWS, "a step's rows exceed what one kernel call takes at once");
 
 /* A cached row: element 0 sits 16 floats (64 bytes) into its slot, so that
  * with the rings aligned to 64 bytes vector loads and stores at a row's

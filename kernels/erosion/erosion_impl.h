@@ -14,11 +14,12 @@
  * 16 cells, with 16 zero bytes before and after. */
 #define WK__EROSION_MASK_BYTES(n) ((((size_t)(n) + 15) / 16) * 16 + 32)
 
-/* Rows one kernel call handles, at most (the driver's rows per step). */
-#define WK__EROSION_MAX_ROWS 4
+/* Rows one kernel call handles at once (the driver's rows per step, at
+ * most); a call with more rows takes them this many at a time. */
+#define WK__EROSION_MAX_ROWS 2
 
 typedef struct wk__erosion_kernels {
-    /* Pass 1 for `rows` (1 .. WK__EROSION_MAX_ROWS) consecutive rows of n
+    /* Pass 1 for `rows` (>= 1) consecutive rows of n
      * cells (every column; the driver then zeroes what border cells give):
      * row k < rows is h[k + 1], its cell i has the neighbours h[k][i-1..i+1],
      * h[k + 1][i-1], h[k + 1][i+1], h[k + 2][i-1..i+1]. Writes the share each

@@ -5,17 +5,19 @@
  * Pass 2 needs, per neighbour n of a cell c, whether n is higher by more
  * than the talus: h[n] - h[c] > talus. That is exactly the test pass 1 ran
  * for n towards its neighbour c (n's d = h[n] - h[c]: the same subtraction of
- * the same operands). On AVX-512, pass 1 records its 8 "lower" masks as rows
- * of bytes (one row per direction, 0xff or 0 per cell) and pass 2 reads n's
- * byte, one column left or right for diagonal and horizontal neighbours,
- * instead of subtracting and comparing again; the shares of the columns
- * left and right come from aligned vectors by lane shifts (a misaligned
- * 64-byte load straddles two cache lines). Elsewhere pass 2 recomputes the
- * masks.
+ * the same operands). On AVX-512, pass 1 records its 8 "lower" masks as one
+ * byte per cell (bit k: lower towards neighbour k) and pass 2 tests bit 7 - k
+ * of neighbour n's byte, one column left or right for diagonal and
+ * horizontal neighbours, instead of subtracting and comparing again; the
+ * shares of the columns left and right come from aligned vectors by lane
+ * shifts (a misaligned 64-byte load straddles two cache lines). Elsewhere
+ * pass 2 recomputes the masks. On AVX-512 both passes take the rows of a
+ * driver step together, column by column (see share_sums, gather_rows).
  * The count of lower neighbours is kept in integers (exact, and off the
- * float adders), then converted: equal to the reference's float count; the
- * reference's count * (count + 1) * 2 (1 when count is 0), exact small
- * integers, comes from a table of those 9 values. */
+ * float adders: on AVX-512 the bits set in the mask byte), then looked up
+ * as a float: equal to the reference's float count; the reference's
+ * count * (count + 1) * 2 (1 when count is 0), exact small integers, comes
+ * from a table of those 9 values. */
 #include "core/wk_fp_guard.h"
 
 #include "erosion_impl.h"
@@ -31,9 +33,9 @@ static const uint32_t DEN_BITS[16] = {0x3f800000u, 0x40800000u, 0x41400000u, 0x4
 /* count as float bits (0 .. 8). */
 static const uint32_t COUNT_BITS[16] = {0x00000000u, 0x3f800000u, 0x40000000u, 0x40400000u, 0x40800000u, 0x40a00000u,
                                         0x40c00000u, 0x40e00000u, 0x41000000u, 0, 0, 0, 0, 0, 0, 0};
-/* AVX-512 only (mask registers and byte-granular mask moves; the other ISAs
- * recompute the masks), so these few helpers use its intrinsics directly:
- * lower masks as 16 bytes (0xff / 0), a count of them in bytes, lane shifts. */
+/* AVX-512 only (mask registers and byte-granular masked moves; the other
+ * ISAs recompute the masks), so these few helpers use its intrinsics
+ * directly: mask bytes, their bit counts, lane shifts. */
 /* bits with bit `bit` set in the bytes of the lanes in `lower` (a masked
  * byte add of a bit that is still clear). */
 WK_INLINE __m128i set_bit(__m128i bits, wk_vm lower, int bit) {
@@ -196,18 +198,9 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
 
 static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
                   uint8_t *const *masks) {
-    switch (rows) {
-    case 1: share_rows(h, 1, n, talus, s, p, masks); break;
-    case 2: share_rows(h, 2, n, talus, s, p, masks); break;
-    case 3: share_rows(h, 3, n, talus, s, p, masks); break;
-    default:
-        for (size_t k = 0; k < rows; k += 4) {
-            size_t r = rows - k < 4 ? rows - k : 4;
-            if (r == 4) share_rows(h + k, 4, n, talus, s + k, p + k, masks + k);
-            else share(h + k, r, n, talus, s + k, p + k, masks + k);
-        }
-        break;
-    }
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k);
+    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k);
 }
 #else
 /* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
@@ -320,18 +313,9 @@ WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, c
 static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
                    size_t rows, size_t n, float talus, float *const *out) {
     (void)h, (void)talus;
-    switch (rows) {
-    case 1: gather_rows(sh, m, p, 1, n, out); break;
-    case 2: gather_rows(sh, m, p, 2, n, out); break;
-    case 3: gather_rows(sh, m, p, 3, n, out); break;
-    default:
-        for (size_t k = 0; k < rows; k += 4) {
-            size_t r = rows - k < 4 ? rows - k : 4;
-            if (r == 4) gather_rows(sh + k, m + k, p + k, 4, n, out + k);
-            else gather(h + k, sh + k, m + k, p + k, r, n, talus, out + k);
-        }
-        break;
-    }
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) gather_rows(sh + k, m + k, p + k, 2, n, out + k);
+    if (k < rows) gather_rows(sh + k, m + k, p + k, 1, n, out + k);
 }
 #else
 /* One neighbour of pass 2: lanes whose neighbour is higher by more than
