@@ -48,9 +48,10 @@ WK_INLINE __m128i count_bits(__m128i bits) {
                         _mm_shuffle_epi8(nib, _mm_and_si128(_mm_srli_epi16(bits, 4), low4)));
 }
 WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count); }
-/* The lanes of 16 cells whose byte has bit `bit` set. */
+/* The lanes of 16 cells whose byte has bit `bit` set (the bytes second, so
+ * that the load folds into the test). */
 WK_INLINE wk_vm mask_bit(const uint8_t *p, int bit) {
-    return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8((char)(1 << bit)));
+    return _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
 }
 WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
