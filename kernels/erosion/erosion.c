@@ -39,6 +39,8 @@ enum {
     MAX_GROUP = 8,                  /* iterations per pass over the cached rows, at most */
     CACHE_FLOATS = 1536 * 1024 / 4  /* rings of one part: L2-sized (each step touches a few rows of each level) */
 };
+/* the rows of a step go to the row kernels in one call */
+_Static_assert(STEP_ROWS <= WK__EROSION_MAX_ROWS, "a step's rows exceed what one kernel call takes at once");
 
 /* A cached row: element 0 sits 16 floats (64 bytes) into its slot, so that
  * with the rings aligned to 64 bytes vector loads and stores at a row's
@@ -163,24 +165,57 @@ static uint8_t *mask_row(const band_rows *b, int64_t level, int64_t y) {
     return base + (size_t)(y % S_SLOTS) * WK__EROSION_MASK_BYTES(b->job->w);
 }
 
-/* Pass 1 of row r at level j: shares and heights minus what is given, for
- * every cell; then border cells give nothing. */
-static void pass1(const band_rows *b, int64_t j, int64_t r) {
+/* Pass 1 of the rows [r0, r0 + rows) at level j (rows <= STEP_ROWS): shares
+ * and heights minus what is given, for every cell; then border cells give
+ * nothing. */
+static void pass1(const band_rows *b, int64_t j, int64_t r0, int64_t rows) {
     const erosion_job *job = b->job;
     size_t w = (size_t)job->w;
-    const float *hr = height_row(b, j, r);
-    float *s = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS));
-    float *p = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
-    job->k->share(height_row(b, j, r - 1), hr, height_row(b, j, r + 1), w, job->talus, s, p, mask_row(b, j, r));
-    if (r == 0 || r == job->h - 1) {
-        memset(s, 0, w * sizeof *s);
-        memcpy(p, hr, w * sizeof *p);
-        return;
+    const float *hs[STEP_ROWS + 2];
+    float *ss[STEP_ROWS] = {0}, *ps[STEP_ROWS] = {0};
+    uint8_t *ms[STEP_ROWS] = {0};
+    for (int64_t k = 0; k < rows + 2; k++) hs[k] = height_row(b, j, r0 - 1 + k);
+    for (int64_t k = 0; k < rows; k++) {
+        int64_t r = r0 + k;
+        ss[k] = ring_row(b, j, H_SLOTS + (int)(r % S_SLOTS));
+        ps[k] = ring_row(b, j, H_SLOTS + S_SLOTS + (int)(r % S_SLOTS));
+        ms[k] = mask_row(b, j, r);
     }
-    s[0] = 0.0f;
-    p[0] = hr[0];
-    s[w - 1] = 0.0f;
-    p[w - 1] = hr[w - 1];
+    job->k->share(hs, (size_t)rows, w, job->talus, ss, ps, ms);
+    for (int64_t k = 0; k < rows; k++) {
+        int64_t r = r0 + k;
+        const float *hr = hs[k + 1];
+        float *s = ss[k], *p = ps[k];
+        if (r == 0 || r == job->h - 1) {
+            memset(s, 0, w * sizeof *s);
+            memcpy(p, hr, w * sizeof *p);
+            continue;
+        }
+        s[0] = 0.0f;
+        p[0] = hr[0];
+        s[w - 1] = 0.0f;
+        p[w - 1] = hr[w - 1];
+    }
+}
+
+/* Pass 2 of the rows [y0, y0 + rows) from level j - 1 into level j (into
+ * the map at level K). */
+static void pass2(const band_rows *b, int64_t j, int64_t y0, int64_t rows) {
+    const erosion_job *job = b->job;
+    const float *hs[STEP_ROWS + 2], *ss[STEP_ROWS + 2], *ps[STEP_ROWS];
+    const uint8_t *ms[STEP_ROWS + 2];
+    float *outs[STEP_ROWS];
+    for (int64_t k = 0; k < rows + 2; k++) {
+        hs[k] = height_row(b, j - 1, y0 - 1 + k);
+        ss[k] = share_row(b, j - 1, y0 - 1 + k);
+        ms[k] = mask_row(b, j - 1, y0 - 1 + k);
+    }
+    for (int64_t k = 0; k < rows; k++) {
+        int64_t y = y0 + k;
+        ps[k] = ring_row(b, j - 1, H_SLOTS + S_SLOTS + (int)(y % S_SLOTS));
+        outs[k] = j == job->group ? job->map + (size_t)y * job->stride : ring_row(b, j, (int)(y % H_SLOTS));
+    }
+    job->k->gather(hs, ss, ms, ps, (size_t)rows, (size_t)job->w, job->talus, outs);
 }
 
 static void run_band(const erosion_job *job, uint32_t band, float *ring) {
@@ -202,22 +237,31 @@ static void run_band(const erosion_job *job, uint32_t band, float *ring) {
             int64_t lo = b.y0 - 2 * (K - j), hi = b.y1 + 2 * (K - j);
             if (lo < 0) lo = 0;
             if (hi > h) hi = h;
-            for (int64_t y = t - 2 * j; y < t - 2 * j + STEP_ROWS; y++) {
-                if (y < lo || y >= hi) continue;
-                if (j == 0) {
+            /* the rows of this step in [lo, hi): level 0 copies them in,
+             * level j > 0 gathers them */
+            int64_t y0 = t - 2 * j < lo ? lo : t - 2 * j, y1 = t - 2 * j + STEP_ROWS > hi ? hi : t - 2 * j + STEP_ROWS;
+            if (j == 0) {
+                for (int64_t y = y0; y < y1; y++)
                     memcpy(ring_row(&b, 0, (int)(y % H_SLOTS)), input_row(&b, y), w * sizeof(float));
-                } else {
-                    float *out = j == K ? job->map + (size_t)y * job->stride : ring_row(&b, j, (int)(y % H_SLOTS));
-                    job->k->gather(height_row(&b, j - 1, y - 1), height_row(&b, j - 1, y),
-                                   height_row(&b, j - 1, y + 1), share_row(&b, j - 1, y - 1),
-                                   share_row(&b, j - 1, y), share_row(&b, j - 1, y + 1),
-                                   ring_row(&b, j - 1, H_SLOTS + S_SLOTS + (int)(y % S_SLOTS)),
-                                   mask_row(&b, j - 1, y - 1), mask_row(&b, j - 1, y), mask_row(&b, j - 1, y + 1), w,
-                                   job->talus, out);
-                }
+            } else if (y0 < y1) {
+                pass2(&b, j, y0, y1 - y0);
             }
-            for (int64_t r = t - 2 * j - 1; j < K && r < t - 2 * j - 1 + STEP_ROWS; r++)
-                if (r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi))) pass1(&b, j, r);
+            /* pass 1 of this step's rows whose neighbours this level has (a
+             * contiguous run: the map's border rows, and the rows in
+             * (lo, hi - 1)) */
+            if (j < K) {
+                int64_t r0 = -1, rows = 0;
+                for (int64_t r = t - 2 * j - 1; r < t - 2 * j - 1 + STEP_ROWS; r++) {
+                    int ok = r >= lo && r < hi && (r == 0 || r == h - 1 || (r - 1 >= lo && r + 1 < hi));
+                    if (ok && rows > 0 && r == r0 + rows) {
+                        rows++;
+                        continue;
+                    }
+                    if (rows > 0) pass1(&b, j, r0, rows);
+                    r0 = r, rows = ok ? 1 : 0;
+                }
+                if (rows > 0) pass1(&b, j, r0, rows);
+            }
         }
     }
 }

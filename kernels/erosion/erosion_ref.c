@@ -4,9 +4,8 @@
 
 #include "erosion_impl.h"
 
-static void share_ref(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s,
-                      float *p, uint8_t *masks) {
-    (void)masks;
+static void share_row(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s,
+                      float *p) {
     for (size_t i = 0; i < n; i++) {
         const float *u = up + i, *c = mid + i, *b = dn + i; /* neighbours at -1, 0, +1 */
         const float hc = c[0];
@@ -28,10 +27,14 @@ static void share_ref(const float *up, const float *mid, const float *dn, size_t
     }
 }
 
-static void gather_ref(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                       const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid,
-                       const uint8_t *mdn, size_t n, float talus, float *out) {
-    (void)mup, (void)mmid, (void)mdn;
+static void share_ref(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                      uint8_t *const *masks) {
+    (void)masks;
+    for (size_t k = 0; k < rows; k++) share_row(h[k], h[k + 1], h[k + 2], n, talus, s[k], p[k]);
+}
+
+static void gather_row(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
+                       const float *sdn, const float *p, size_t n, float talus, float *out) {
     for (size_t i = 0; i < n; i++) {
         const float *hu = hup + i, *hm = hmid + i, *hd = hdn + i, *su = sup + i, *sm = smid + i, *sd = sdn + i;
         const float hc = hm[0];
@@ -42,6 +45,13 @@ static void gather_ref(const float *hup, const float *hmid, const float *hdn, co
             if (hn[k] - hc > talus) received = received + sn[k];
         out[i] = p[i] + received;
     }
+}
+
+static void gather_ref(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                       size_t rows, size_t n, float talus, float *const *out) {
+    (void)m;
+    for (size_t k = 0; k < rows; k++)
+        gather_row(h[k], h[k + 1], h[k + 2], sh[k], sh[k + 1], sh[k + 2], p[k], n, talus, out[k]);
 }
 
 const wk__erosion_kernels wk__erosion_kernels_ref = {share_ref, gather_ref};

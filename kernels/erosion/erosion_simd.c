@@ -5,17 +5,19 @@
  * Pass 2 needs, per neighbour n of a cell c, whether n is higher by more
  * than the talus: h[n] - h[c] > talus. That is exactly the test pass 1 ran
  * for n towards its neighbour c (n's d = h[n] - h[c]: the same subtraction of
- * the same operands). On AVX-512, pass 1 records its 8 "lower" masks as rows
- * of bytes (one row per direction, 0xff or 0 per cell) and pass 2 reads n's
- * byte, one column left or right for diagonal and horizontal neighbours,
- * instead of subtracting and comparing again; the shares of the columns
- * left and right come from aligned vectors by lane shifts (a misaligned
- * 64-byte load straddles two cache lines). Elsewhere pass 2 recomputes the
- * masks.
+ * the same operands). On AVX-512, pass 1 records its 8 "lower" masks as one
+ * byte per cell (bit k: lower towards neighbour k) and pass 2 tests bit 7 - k
+ * of neighbour n's byte, one column left or right for diagonal and
+ * horizontal neighbours, instead of subtracting and comparing again; the
+ * shares of the columns left and right come from aligned vectors by lane
+ * shifts (a misaligned 64-byte load straddles two cache lines). Elsewhere
+ * pass 2 recomputes the masks. On AVX-512 both passes take the rows of a
+ * driver step together, column by column (see share_sums, gather_rows).
  * The count of lower neighbours is kept in integers (exact, and off the
- * float adders), then converted: equal to the reference's float count; the
- * reference's count * (count + 1) * 2 (1 when count is 0), exact small
- * integers, comes from a table of those 9 values. */
+ * float adders: on AVX-512 the bits set in the mask byte), then looked up
+ * as a float: equal to the reference's float count; the reference's
+ * count * (count + 1) * 2 (1 when count is 0), exact small integers, comes
+ * from a table of those 9 values. */
 #include "core/wk_fp_guard.h"
 
 #include "erosion_impl.h"
@@ -28,19 +30,28 @@ static const uint32_t DEN_BITS[16] = {0x3f800000u, 0x40800000u, 0x41400000u, 0x4
 
 #if defined(WK_SIMD_AVX512)
 #define MASK_BYTES_PATH 1
-/* AVX-512 only (mask registers and byte-granular mask moves; the other ISAs
- * recompute the masks), so these few helpers use its intrinsics directly:
- * lower masks as 16 bytes (0xff / 0), a count of them in bytes, lane shifts. */
-typedef __m128i count_bytes;
-WK_INLINE count_bytes count_zero(void) { return _mm_setzero_si128(); }
-WK_INLINE count_bytes record_lower(uint8_t *p, wk_vm lower, count_bytes count) {
-    __m128i b = _mm_movm_epi8(lower);
-    _mm_storeu_si128((__m128i *)(void *)p, b);
-    return _mm_sub_epi8(count, b); /* 0xff = -1 */
+/* count as float bits (0 .. 8). */
+static const uint32_t COUNT_BITS[16] = {0x00000000u, 0x3f800000u, 0x40000000u, 0x40400000u, 0x40800000u, 0x40a00000u,
+                                        0x40c00000u, 0x40e00000u, 0x41000000u, 0, 0, 0, 0, 0, 0, 0};
+/* AVX-512 only (mask registers and byte-granular masked moves; the other
+ * ISAs recompute the masks), so these few helpers use its intrinsics
+ * directly: mask bytes, their bit counts, lane shifts. */
+/* bits with bit `bit` set in the bytes of the lanes in `lower` (a masked
+ * byte add of a bit that is still clear). */
+WK_INLINE __m128i set_bit(__m128i bits, wk_vm lower, int bit) {
+    return _mm_mask_add_epi8(bits, lower, bits, _mm_set1_epi8((char)(1 << bit)));
 }
-WK_INLINE wk_vi count_to_vi(count_bytes count) { return _mm512_cvtepu8_epi32(count); }
-WK_INLINE wk_vm mask_bytes(const uint8_t *p) {
-    return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(-1));
+/* Bits set in each byte (0 .. 8), by nibbles. */
+WK_INLINE __m128i count_bits(__m128i bits) {
+    const __m128i nib = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4), low4 = _mm_set1_epi8(0x0f);
+    return _mm_add_epi8(_mm_shuffle_epi8(nib, _mm_and_si128(bits, low4)),
+                        _mm_shuffle_epi8(nib, _mm_and_si128(_mm_srli_epi16(bits, 4), low4)));
+}
+WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count); }
+/* The lanes of 16 cells whose byte has bit `bit` set (the bytes second, so
+ * that the load folds into the test). */
+WK_INLINE wk_vm mask_bit(const uint8_t *p, int bit) {
+    return _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
 }
 WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
@@ -48,74 +59,193 @@ WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14]
 WK_INLINE wk_vf lanes_from_next(wk_vf cur, wk_vf next) { /* cur[1..15], next[0] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(cur), 1));
 }
-/* Plane k of a mask record: 16 zero bytes, then cell x at byte 16 + x. */
-static size_t plane_bytes(size_t n) { return WK__EROSION_MASK_BYTES(n) / 8; }
 #else
 #define MASK_BYTES_PATH 0
 #endif
 
 /* ------------------------------------------------------------- pass 1 */
 
-/* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
 #if MASK_BYTES_PATH
-#define COUNT_LOWER(lower, k) (count = record_lower(mk + (k) * pb, (lower), count))
+/* Rows of one call go down a column of 16 cells together: each height row
+ * is loaded once per column (at i-1, i, i+1) for the up to three rows that
+ * read it, and the difference between a cell and the cell below, d6, gives
+ * the next row's difference with the cell above, d1 = -d6, exactly (a - b
+ * rounds to -(b - a)): that row tests d6 < -talus and subtracts d6 from its
+ * sum, the same bits as testing d1 > talus and adding d1 (x - y is x + -y;
+ * a zero d1 is never added, as talus >= 0). */
+/* What pass 1 carries from a column's sums to its shares. */
+typedef struct share_state {
+    wk_vf sum[WK__EROSION_MAX_ROWS], hc[WK__EROSION_MAX_ROWS];
+    __m128i bits[WK__EROSION_MAX_ROWS]; /* bit k of a cell's byte: lower towards neighbour k */
+} share_state;
+
+/* The sums, and the mask bytes (stored), of the column at i for the rows. */
+WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float talus, size_t rows, size_t i, size_t m,
+                          share_state *st) {
+    const wk_vf vtalus = wk_vf_set1(talus), ntalus = wk_vf_set1(-talus);
+    wk_vf lf[WK__EROSION_MAX_ROWS + 2], ce[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) {
+        lf[q] = wk_vf_load_n(h[q] + i - 1, m);
+        ce[q] = wk_vf_load_n(h[q] + i, m);
+        rt[q] = wk_vf_load_n(h[q] + i + 1, m);
+    }
+    /* The rows' sums are chains of dependent adds: interleaved direction by
+     * direction, so that the rows' chains overlap. */
+    wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
+    __m128i cb[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        sum[k] = wk_vf_set1(0.0f);
+        cb[k] = _mm_setzero_si128();
+        below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
+    }
+#define STEP_D(nb, dir)                                                 \
+    do {                                                                \
+        _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {    \
+            wk_vf d_ = wk_vf_sub(ce[k + 1], (nb));                      \
+            wk_vm lower_ = wk_vf_gt(d_, vtalus);                        \
+            sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                \
+            cb[k] = set_bit(cb[k], lower_, dir);                        \
+        }                                                               \
+    } while (0)
+    STEP_D(lf[k], 0);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        if (k == 0) {
+            wk_vf d_ = wk_vf_sub(ce[1], ce[0]);
+            wk_vm lower_ = wk_vf_gt(d_, vtalus);
+            sum[0] = wk_vf_add_mask(sum[0], lower_, d_);
+            cb[0] = set_bit(cb[0], lower_, 1);
+        } else {
+            wk_vm lower_ = wk_vf_lt(below[k - 1], ntalus);
+            sum[k] = _mm512_mask_sub_ps(sum[k], lower_, sum[k], below[k - 1]);
+            cb[k] = set_bit(cb[k], lower_, 1);
+        }
+    }
+    STEP_D(rt[k], 2);
+    STEP_D(lf[k + 1], 3);
+    STEP_D(rt[k + 1], 4);
+    STEP_D(lf[k + 2], 5);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        wk_vm lower_ = wk_vf_gt(below[k], vtalus);
+        sum[k] = wk_vf_add_mask(sum[k], lower_, below[k]);
+        cb[k] = set_bit(cb[k], lower_, 6);
+    }
+    STEP_D(rt[k + 2], 7);
+#undef STEP_D
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        _mm_storeu_si128((__m128i *)(void *)(masks[k] + 16 + i), cb[k]);
+        st->sum[k] = sum[k];
+        st->hc[k] = ce[k + 1];
+        st->bits[k] = cb[k];
+    }
+}
+
+/* The shares and heights minus what is given of the column at i. */
+WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, wk_lut16 count_lut,
+                            size_t rows, size_t i, size_t m, const share_state *st) {
+    const wk_vf vtalus = wk_vf_set1(talus);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        wk_vi icount = count_to_vi(count_bits(st->bits[k]));
+        wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
+        wk_vf excess = wk_vf_sub(st->sum[k], wk_vf_mul(countf, vtalus));
+        wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+        wk_vf share = wk_vf_div(excess, den);
+        wk_vf_store_n(s[k] + i, share, m);
+        wk_vf_store_n(p[k] + i, wk_vf_sub(st->hc[k], wk_vf_mul(share, countf)), m);
+    }
+}
+
+/* One call's rows as a compile-time count, so that the row loops unroll and
+ * the loaded rows stay in registers. Software-pipelined by one column: the
+ * shares of a column (a division and a few dependent steps after the sums'
+ * chains) are computed after the next column's sums, so that they overlap.
+ * A last partial vector writes the mask bytes of its lanes past n as 0
+ * (those lanes compare 0 > talus and 0 < -talus, both false); the zero
+ * bytes before and after a record are the driver's. */
+WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
+                          float *const *p, uint8_t *const *masks) {
+    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS), count_lut = wk_lut16_load(COUNT_BITS);
+    /* local copies: the mask byte stores may alias anything, which would
+     * reload the pointers */
+    const float *hl[WK__EROSION_MAX_ROWS + 2];
+    float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
+    uint8_t *ml[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
+    size_t i = 0;
+    if (n >= 16) {
+        share_state prev, cur;
+        share_sums(hl, ml, talus, rows, 0, 16, &prev);
+        for (i = 16; i + 16 <= n; i += 16) {
+            share_sums(hl, ml, talus, rows, i, 16, &cur);
+            share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
+            prev = cur;
+        }
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
+    }
+    if (i < n) {
+        share_state last;
+        share_sums(hl, ml, talus, rows, i, n - i, &last);
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i, n - i, &last);
+    }
+}
+
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k);
+    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k);
+}
 #else
-#define COUNT_LOWER(lower, k) (count = wk_vi_inc_mask(count, (lower)))
-#endif
-#define SHARE_STEP(hn_ptr, k)                                \
+/* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
+#define SHARE_STEP(hn_ptr)                                   \
     do {                                                     \
         wk_vf d_ = wk_vf_sub(hc, wk_vf_load_n((hn_ptr), m)); \
         wk_vm lower_ = wk_vf_gt(d_, vtalus);                 \
         sum = wk_vf_add_mask(sum, lower_, d_);               \
-        COUNT_LOWER(lower_, k);                              \
+        count = wk_vi_inc_mask(count, lower_);               \
     } while (0)
 
 WK_INLINE void share_vec(const float *up, const float *mid, const float *dn, float talus, float *s, float *p,
-                         uint8_t *masks, size_t pb, wk_lut16 den_lut, size_t i, size_t m) {
+                         wk_lut16 den_lut, size_t i, size_t m) {
     const wk_vf vtalus = wk_vf_set1(talus);
-#if MASK_BYTES_PATH
-    uint8_t *mk = masks + 16 + i;
-    count_bytes count = count_zero();
-#else
-    (void)masks, (void)pb;
     wk_vi count = wk_vi_set1(0);
-#endif
     const wk_vf hc = wk_vf_load_n(mid + i, m);
     wk_vf sum = wk_vf_set1(0.0f);
-    SHARE_STEP(up + i - 1, 0);
-    SHARE_STEP(up + i, 1);
-    SHARE_STEP(up + i + 1, 2);
-    SHARE_STEP(mid + i - 1, 3);
-    SHARE_STEP(mid + i + 1, 4);
-    SHARE_STEP(dn + i - 1, 5);
-    SHARE_STEP(dn + i, 6);
-    SHARE_STEP(dn + i + 1, 7);
-#if MASK_BYTES_PATH
-    wk_vi icount = count_to_vi(count);
-#else
-    wk_vi icount = count;
-#endif
-    wk_vf countf = wk_vf_from_vi_s(icount);
+    SHARE_STEP(up + i - 1);
+    SHARE_STEP(up + i);
+    SHARE_STEP(up + i + 1);
+    SHARE_STEP(mid + i - 1);
+    SHARE_STEP(mid + i + 1);
+    SHARE_STEP(dn + i - 1);
+    SHARE_STEP(dn + i);
+    SHARE_STEP(dn + i + 1);
+    wk_vf countf = wk_vf_from_vi_s(count);
     wk_vf excess = wk_vf_sub(sum, wk_vf_mul(countf, vtalus));
-    wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+    wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, count));
     wk_vf share = wk_vf_div(excess, den);
     wk_vf_store_n(s + i, share, m);
     wk_vf_store_n(p + i, wk_vf_sub(hc, wk_vf_mul(share, countf)), m);
 }
 
-static void share(const float *up, const float *mid, const float *dn, size_t n, float talus, float *s, float *p,
-                  uint8_t *masks) {
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    (void)masks;
     const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
-#if MASK_BYTES_PATH
-    /* writes the bytes of the cells in whole vectors: those of a last
-     * partial vector past n as 0 (those lanes compare 0 > talus); the zero
-     * bytes before and after each plane are the driver's */
-    const size_t pb = plane_bytes(n);
-#else
-    const size_t pb = 0;
-#endif
-    WK_VECTOR_LOOP(n, share_vec, up, mid, dn, talus, s, p, masks, pb, den_lut);
+    for (size_t k = 0; k < rows; k++) {
+        const float *up = h[k], *mid = h[k + 1], *dn = h[k + 2];
+        float *sk = s[k], *pk = p[k];
+        WK_VECTOR_LOOP(n, share_vec, up, mid, dn, talus, sk, pk, den_lut);
+    }
 }
+#endif
 
 /* ------------------------------------------------------------- pass 2 */
 
@@ -128,31 +258,65 @@ WK_INLINE wk_vf load_span(const float *s, size_t i, size_t n) {
 
 /* Neighbour n of this cell that sees this cell as its neighbour q, in mask
  * record `mrow`, dx columns away: its lower mask towards this cell. */
-#define HIGHER(mrow, q, dx) mask_bytes((mrow) + (q) * pb + 16 + i + (dx))
+#define HIGHER(mrow, q, dx) mask_bit((mrow) + 16 + i + (dx), q)
 
-static void gather(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                   const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid, const uint8_t *mdn,
-                   size_t n, float talus, float *out) {
-    (void)hup, (void)hmid, (void)hdn, (void)talus;
-    const size_t pb = plane_bytes(n);
-    wk_vf u0 = wk_vf_set1(sup[-1]), m0 = wk_vf_set1(smid[-1]), d0 = wk_vf_set1(sdn[-1]);
-    wk_vf u1 = load_span(sup, 0, n), m1 = load_span(smid, 0, n), d1 = load_span(sdn, 0, n);
+/* The rows of one call go down each column of 16 cells together: each share
+ * row is loaded and shifted left and right once for the up to three rows
+ * that read it. */
+WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, const float *const *pp,
+                           size_t rows, size_t n, float *const *outp) {
+    const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
+    const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
+    float *out[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) sh[q] = shp[q], mr[q] = mrp[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) p[k] = pp[k], out[k] = outp[k];
+    wk_vf s0[WK__EROSION_MAX_ROWS + 2], s1[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) {
+        s0[q] = wk_vf_set1(sh[q][-1]);
+        s1[q] = load_span(sh[q], 0, n);
+    }
     for (size_t i = 0; i < n; i += 16) {
         const size_t m = n - i < 16 ? n - i : 16;
-        wk_vf u2 = load_span(sup, i + 16, n), m2 = load_span(smid, i + 16, n), d2 = load_span(sdn, i + 16, n);
-        wk_vf received = wk_vf_set1(-0.0f);
-        /* neighbour k of this cell sees this cell as its neighbour 7 - k */
-        received = wk_vf_add_mask(received, HIGHER(mup, 7, -1), lanes_from_prev(u0, u1));
-        received = wk_vf_add_mask(received, HIGHER(mup, 6, 0), u1);
-        received = wk_vf_add_mask(received, HIGHER(mup, 5, 1), lanes_from_next(u1, u2));
-        received = wk_vf_add_mask(received, HIGHER(mmid, 4, -1), lanes_from_prev(m0, m1));
-        received = wk_vf_add_mask(received, HIGHER(mmid, 3, 1), lanes_from_next(m1, m2));
-        received = wk_vf_add_mask(received, HIGHER(mdn, 2, -1), lanes_from_prev(d0, d1));
-        received = wk_vf_add_mask(received, HIGHER(mdn, 1, 0), d1);
-        received = wk_vf_add_mask(received, HIGHER(mdn, 0, 1), lanes_from_next(d1, d2));
-        wk_vf_store_n(out + i, wk_vf_add(wk_vf_load_n(p + i, m), received), m);
-        u0 = u1, u1 = u2, m0 = m1, m1 = m2, d0 = d1, d1 = d2;
+        wk_vf lf[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
+#pragma GCC unroll 8
+        for (size_t q = 0; q < rows + 2; q++) {
+            wk_vf s2 = load_span(sh[q], i + 16, n);
+            lf[q] = lanes_from_prev(s0[q], s1[q]);
+            rt[q] = lanes_from_next(s1[q], s2);
+            s0[q] = s1[q];
+            s1[q] = s2;
+        }
+        /* each row's received is a chain of dependent adds: interleaved
+         * direction by direction, so that the rows' chains overlap;
+         * neighbour d of a cell sees the cell as its neighbour 7 - d */
+        wk_vf received[WK__EROSION_MAX_ROWS];
+#define GATHER_D(q, dir, dx, sv)                                                                  \
+    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) received[k] =                       \
+        wk_vf_add_mask(dir == 7 ? wk_vf_set1(-0.0f) : received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
+        GATHER_D(0, 7, -1, lf[k])
+        GATHER_D(0, 6, 0, s0[k])
+        GATHER_D(0, 5, 1, rt[k])
+        GATHER_D(1, 4, -1, lf[k + 1])
+        GATHER_D(1, 3, 1, rt[k + 1])
+        GATHER_D(2, 2, -1, lf[k + 2])
+        GATHER_D(2, 1, 0, s0[k + 2])
+        GATHER_D(2, 0, 1, rt[k + 2])
+#undef GATHER_D
+#pragma GCC unroll 8
+        for (size_t k = 0; k < rows; k++)
+            wk_vf_store_n(out[k] + i, wk_vf_add(wk_vf_load_n(p[k] + i, m), received[k]), m);
     }
+}
+
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    (void)h, (void)talus;
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) gather_rows(sh + k, m + k, p + k, 2, n, out + k);
+    if (k < rows) gather_rows(sh + k, m + k, p + k, 1, n, out + k);
 }
 #else
 /* One neighbour of pass 2: lanes whose neighbour is higher by more than
@@ -178,11 +342,15 @@ WK_INLINE void gather_vec(const float *hup, const float *hmid, const float *hdn,
     wk_vf_store_n(out + i, wk_vf_add(wk_vf_load_n(p + i, m), received), m);
 }
 
-static void gather(const float *hup, const float *hmid, const float *hdn, const float *sup, const float *smid,
-                   const float *sdn, const float *p, const uint8_t *mup, const uint8_t *mmid, const uint8_t *mdn,
-                   size_t n, float talus, float *out) {
-    (void)mup, (void)mmid, (void)mdn;
-    WK_VECTOR_LOOP(n, gather_vec, hup, hmid, hdn, sup, smid, sdn, p, talus, out);
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    (void)m;
+    for (size_t k = 0; k < rows; k++) {
+        const float *hup = h[k], *hmid = h[k + 1], *hdn = h[k + 2], *sup = sh[k], *smid = sh[k + 1], *sdn = sh[k + 2];
+        const float *pk = p[k];
+        float *outk = out[k];
+        WK_VECTOR_LOOP(n, gather_vec, hup, hmid, hdn, sup, smid, sdn, pk, talus, outk);
+    }
 }
 #endif
 

@@ -428,8 +428,8 @@ int wk_check_erosion_nan_holes(void) {
     return fails;
 }
 
-/* The AVX-512 path records each row's "lower neighbour" masks as rows of
- * bytes that pass 2 reads one column left or right, and takes the shares of
+/* The AVX-512 path records each row's "lower neighbour" masks as a byte per
+ * cell that pass 2 reads one column left or right, and takes the shares of
  * the columns left and right from lane shifts of aligned vectors: cells at
  * the map's left and right columns, at the edges of 16-cell vectors, next to
  * NaN holes, and in the first and last rows, for widths that end a vector
@@ -471,6 +471,20 @@ int wk_check_erosion_non_finite_no_crash(void) {
     in[5 * W + 11] = -3.0e38f;
     erosion_case c = {W, H, W, 0.05f, 6, in};
     fails += compare_case(&c, "Inf and huge heights");
+    /* Vertically adjacent huge heights of both signs, on rows of both
+     * parities: the AVX-512 pass 1 reuses a cell's difference with the cell
+     * below, negated, as that cell's difference with the cell above (here
+     * they overflow to +-Inf). */
+    fill_terrain(in, W, H, W, 10.0f, 45);
+    for (uint32_t y = 2; y + 2 < H; y += 3) {
+        in[y * W + 5] = 3.0e38f;
+        in[(y + 1) * W + 5] = -3.0e38f;
+        in[y * W + 17] = -3.0e38f;
+        in[(y + 1) * W + 17] = 3.0e38f;
+        in[(y + 1) * W + 9] = INFINITY;
+        in[(y + 2) * W + 9] = INFINITY;
+    }
+    fails += compare_case(&c, "vertically adjacent huge heights");
     return fails;
 }
 
