@@ -609,6 +609,43 @@ WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint3
     _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
     _mm256_storeu_ps(yo, _mm256_set1_ps(top));
 }
+
+/* Eight cells of a run from their c1 indices (c1, loaded before col is
+ * overwritten): the same as full_run8 with the winding a constant (blends
+ * with immediate masks). */
+#define RUN8_BODY(CW, S0, S1, S2, S3, S4, S5)                                                                  \
+    do {                                                                                                       \
+        __m256i vb = _mm256_set1_epi32((int32_t)base);                                                         \
+        __m256i t0 = _mm256_blend_epi32(                                                                       \
+            _mm256_permutevar8x32_epi32(c1, _mm256_loadu_si256((const __m256i *)full_perm[CW][0])),            \
+            _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[CW][0])), S0);                    \
+        t0 = _mm256_blend_epi32(t0, _mm256_set1_epi32((int32_t)c0), 0x09);                                     \
+        t0 = _mm256_blend_epi32(t0, _mm256_set1_epi32((int32_t)c3), CW ? 0x10 : 0x20);                         \
+        _mm256_storeu_si256((__m256i *)o, t0);                                                                 \
+        RUN8_OUT(CW, 1, S1);                                                                                   \
+        RUN8_OUT(CW, 2, S2);                                                                                   \
+        RUN8_OUT(CW, 3, S3);                                                                                   \
+        RUN8_OUT(CW, 4, S4);                                                                                   \
+        RUN8_OUT(CW, 5, S5);                                                                                   \
+        _mm256_storeu_si256((__m256i *)col, _mm256_add_epi32(vb, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));  \
+        __m128 xl_ = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(gx, _mm256_setr_pd(0, 1, 2, 3)), vc));        \
+        __m128 xh_ = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(gx, _mm256_setr_pd(4, 5, 6, 7)), vc));        \
+        _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl_), xh_, 1));                       \
+        _mm256_storeu_ps(yo, vtop);                                                                            \
+    } while (0)
+#define RUN8_OUT(CW, M, S)                                                                                     \
+    _mm256_storeu_si256((__m256i *)(o + 8 * (M)),                                                              \
+                        _mm256_blend_epi32(_mm256_permutevar8x32_epi32(                                        \
+                                               c1, _mm256_loadu_si256((const __m256i *)full_perm[CW][M])),     \
+                                           _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[CW][M])), S))
+
+WK_INLINE void run8_block(uint32_t *o, __m256i c1, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t c0,
+                          uint32_t c3, __m256d gx, __m256d vc, __m256 vtop, const int cwise) {
+    if (cwise) RUN8_BODY(1, 0xb2, 0x2c, 0xcb, 0xb2, 0x2c, 0xcb);
+    else RUN8_BODY(0, 0x34, 0x4d, 0xd3, 0x34, 0x4d, 0xd3);
+}
+#undef RUN8_BODY
+#undef RUN8_OUT
 #endif
 
 #if defined(WK_SIMD_AVX512)
@@ -759,7 +796,7 @@ WK_INLINE void mixed_cell(const wk__msq_job *job, wk__msq_row *r, const float *p
  * each owns its c2 (x = (gx + 1) * cell, y = top) and has two triangles;
  * col (the c2 column at cell i) holds their c1 indices and gets their c2
  * ones. The same output as cell_fast cell by cell. */
-static void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
+WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
                      float top, int cwise) {
     uint32_t c0 = r->left_c1, c3 = r->left_c2, base = r->cur;
     float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
@@ -797,8 +834,26 @@ static void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRI
 #else
     uint32_t k = 0;
 #if defined(__AVX2__)
-    for (; k + 8 <= L; k += 8)
-        full_run8(o + 6 * k, col + k, xo + k, yo + k, base + k, &c0, &c3, gx1 + (double)k, cell, top, cwise);
+    if (L >= 8) {
+        /* blocks of eight; the last one overlaps the one before (it writes
+         * the same values again) instead of a scalar tail: its c1 indices
+         * and carries are read before the blocks overwrite the column */
+        const __m256i c1_last = _mm256_loadu_si256((const __m256i *)(col + L - 8));
+        const uint32_t c0_last = L > 8 ? col[L - 9] : c0, c3_last = L > 8 ? base + L - 9 : c3;
+        const __m256d vc = _mm256_set1_pd(cell);
+        const __m256 vtop = _mm256_set1_ps(top);
+        for (; k + 8 <= L; k += 8) {
+            __m256i c1 = _mm256_loadu_si256((const __m256i *)(col + k));
+            run8_block(o + 6 * k, c1, col + k, xo + k, yo + k, base + k, c0, c3, _mm256_set1_pd(gx1 + (double)k), vc,
+                       vtop, cwise);
+            c0 = (uint32_t)_mm256_extract_epi32(c1, 7);
+            c3 = base + k + 7;
+        }
+        if (k < L)
+            run8_block(o + 6 * (L - 8), c1_last, col + L - 8, xo + L - 8, yo + L - 8, base + L - 8, c0_last, c3_last,
+                       _mm256_set1_pd(gx1 + (double)(L - 8)), vc, vtop, cwise);
+        return;
+    }
 #endif
     for (; k < L; k++) {
         uint32_t c1 = col[k], c2 = base + k;
@@ -825,9 +880,12 @@ static void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRI
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static void mesh_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, const uint64_t *hi, size_t n,
+static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *lo, const uint64_t *hi, size_t n,
                      uint32_t j, uint32_t *WK_RESTRICT cols, uint32_t *WK_RESTRICT list, float top, int seg,
                      int cwise) {
+    /* local copies (no output store can alias them: kept in registers) */
+    const wk__msq_job J = *job_, *job = &J;
+    wk__msq_row R = *r_, *r = &R;
     size_t cnt = decode_row(lo, hi, n, list), q = 0;
     uint32_t p = 1; /* the first cell not yet written */
     if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
@@ -857,6 +915,7 @@ static void mesh_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo,
             mixed_cell(job, r, vrow + i, i, top, at, vcell, viso4, cols, seg, cwise);
             p = i + 1;
         }
+        *r_ = R;
         return;
     }
 #endif
@@ -867,6 +926,7 @@ static void mesh_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo,
         cell_fast(job, r, case_of(lo, hi, i), i, j, 1, seg, cwise, cols);
         p = i + 1;
     }
+    *r_ = R;
 }
 
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
