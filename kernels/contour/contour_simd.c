@@ -712,6 +712,12 @@ static const int32_t mixed_xperm[8][4] = {{2, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 2, 
 static const int32_t mixed_yperm[8][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
                                           {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0}};
 
+/* Owned vertices present (bit k: slot 3 + k) per config. */
+static const uint8_t mixed_own[18] = {0, 0, 1, 1, 7, 7, 6, 6, 4, 4, 5, 5, 3, 3, 2, 2, 7, 5};
+
+WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, float top, uint32_t *WK_RESTRICT cols,
+                          int seg, int cwise, unsigned config, __m128 f);
+
 /* Stores the first n lanes (n <= 8 / 4; none past them). */
 WK_INLINE void store_first8(uint32_t *p, __m256i v, int n) {
 #if defined(WK_SIMD_AVX512)
@@ -759,7 +765,14 @@ WK_INLINE void mixed_cell(const wk__msq_job *job, wk__msq_row *r, const float *p
     t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
     t = _mm_blend_ps(t, _mm_setzero_ps(), 0xC);
     __m128 f = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(at, _mm256_cvtps_pd(t)), vcell)); /* y1 x2 x1 _ */
-    unsigned own = present_table[1][cs] >> 3 & 7u; /* e1 c2 e2 */
+    mixed_emit(job, r, i, top, cols, seg, cwise, config, f);
+}
+
+/* The output of a mixed interior cell of config `config` whose e1 point is
+ * (f[2], f[0]) and e2 point x f[1]. */
+WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, float top, uint32_t *WK_RESTRICT cols,
+                          int seg, int cwise, unsigned config, __m128 f) {
+    unsigned own = mixed_own[config]; /* e1 c2 e2 */
     int nv = (int)(own & 1u) + (int)(own >> 1 & 1u) + (int)(own >> 2);
     uint32_t next = r->cur;
     __m128 xs = _mm_permutevar_ps(f, _mm_loadu_si128((const __m128i *)mixed_xperm[own]));
@@ -897,18 +910,8 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
         const double gx0 = (double)job->x0;
         const __m256d row_base = _mm256_setr_pd((double)(job->y0 + j), gx0, gx0 + 1.0, 0.0),
                       vcell = _mm256_set1_pd(job->cell);
-        /* the node row the next step classifies, requested as the row's
-         * cells are written (up to the column written, a line at a time) */
-        const char *pf = NULL, *pfe = NULL;
-        if (j + AHEAD_ROWS <= job->ch) {
-            pf = (const char *)(job->v + (size_t)(j + AHEAD_ROWS) * job->stride);
-            pfe = pf + (n + 1) * sizeof(float);
-        }
-        const char *pf0 = pf;
         for (;; q++) {
             uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
-            if (pf)
-                for (const char *want = pf0 + (size_t)i * sizeof(float); pf < want && pf < pfe; pf += 64) PREFETCH_R(pf);
             if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
             if (q >= cnt) break;
             __m256d at = _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6));
