@@ -773,7 +773,7 @@ WK_INLINE void mixed_cell(const wk__msq_job *job, wk__msq_row *r, const float *p
 WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, float top, uint32_t *WK_RESTRICT cols,
                           int seg, int cwise, unsigned config, __m128 f) {
     unsigned own = mixed_own[config]; /* e1 c2 e2 */
-    int nv = (int)(own & 1u) + (int)(own >> 1 & 1u) + (int)(own >> 2);
+    int nv = (int)(0x32212110u >> (4 * own) & 15u); /* popcount of own */
     uint32_t next = r->cur;
     __m128 xs = _mm_permutevar_ps(f, _mm_loadu_si128((const __m128i *)mixed_xperm[own]));
     __m128 ys = _mm_permutevar_ps(_mm_blend_ps(_mm_set1_ps(top), f, 0x1),
@@ -792,6 +792,20 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
     cols[C2OFF + (size_t)i] = i4;
     const int32_t *pt = mixed_perm[cwise][config];
     unsigned counts = mixed_counts[config], nt = counts & 15u, ns = counts >> 4;
+#if defined(WK_SIMD_AVX512)
+    {
+        /* one 16-lane permute: lanes 0-11 the triangles, 12-15 the segments */
+        __m512i all = _mm512_permutexvar_epi32(_mm512_loadu_si512(pt), _mm512_castsi256_si512(idx));
+        _mm512_mask_storeu_epi32(job->tri + 3 * (size_t)r->tri, (__mmask16)((1u << (3 * nt)) - 1), all);
+        r->tri += nt;
+        if (seg) {
+            _mm_mask_storeu_epi32(job->seg + 2 * (size_t)r->seg, (__mmask8)((1u << (2 * ns)) - 1),
+                                  _mm512_extracti32x4_epi32(all, 3));
+            r->seg += ns;
+        }
+        return;
+    }
+#endif
     __m256i a = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)pt));
     __m256i b = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)(pt + 8)));
     uint32_t *o = job->tri + 3 * (size_t)r->tri;
