@@ -908,8 +908,8 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
 __attribute__((noinline))
 #endif
 static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *lo, const uint64_t *hi, size_t n,
-                     uint32_t j, uint32_t *WK_RESTRICT cols, uint32_t *WK_RESTRICT list, float top, int seg,
-                     int cwise) {
+                     uint32_t j, uint32_t *WK_RESTRICT cols, float top, int seg, int cwise) {
+    uint32_t list[STRIP + 8]; /* the row's mixed cells */
     /* local copies (no output store can alias them: kept in registers) */
     const wk__msq_job J = *job_, *job = &J;
     wk__msq_row R = *r_, *r = &R;
@@ -966,7 +966,6 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
         uint32_t cols[C2OFF + STRIP + 8];
-        uint32_t list[STRIP + 8]; /* mesh_row: the row's mixed cells */
         size_t n = job->cw;
         if (j0 > 0) {
             r.below = below;
@@ -994,7 +993,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 continue;
             }
             if (j > 0) {
-                mesh_row(job, &r, lo, hi, n, j, cols, list, top, seg, cwise);
+                mesh_row(job, &r, lo, hi, n, j, cols, top, seg, cwise);
                 continue;
             }
             for (size_t w = 0; w * 64 < n; w++) {
