@@ -31,10 +31,14 @@ enum { STRIP = 4096, WORDS = STRIP / 64 + 2 };
 enum { C2OFF = STRIP + 8 };
 
 WK_INLINE uint64_t pop64(uint64_t x) {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+    return (uint64_t)__builtin_popcountll(x); /* one instruction (x86 builds: -mpopcnt; AArch64: cnt) */
+#else
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (x * 0x0101010101010101ull) >> 56;
+#endif
 }
 
 WK_INLINE unsigned ctz64(uint64_t x) {
@@ -609,7 +613,342 @@ WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint3
     _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
     _mm256_storeu_ps(yo, _mm256_set1_ps(top));
 }
+
+/* Eight cells of a run from their c1 indices (c1, loaded before col is
+ * overwritten): the same as full_run8 with the winding a constant (blends
+ * with immediate masks). */
+#define RUN8_BODY(CW, S0, S1, S2, S3, S4, S5)                                                                  \
+    do {                                                                                                       \
+        __m256i vb = _mm256_set1_epi32((int32_t)base);                                                         \
+        __m256i t0 = _mm256_blend_epi32(                                                                       \
+            _mm256_permutevar8x32_epi32(c1, _mm256_loadu_si256((const __m256i *)full_perm[CW][0])),            \
+            _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[CW][0])), S0);                    \
+        t0 = _mm256_blend_epi32(t0, _mm256_set1_epi32((int32_t)c0), 0x09);                                     \
+        t0 = _mm256_blend_epi32(t0, _mm256_set1_epi32((int32_t)c3), CW ? 0x10 : 0x20);                         \
+        _mm256_storeu_si256((__m256i *)o, t0);                                                                 \
+        RUN8_OUT(CW, 1, S1);                                                                                   \
+        RUN8_OUT(CW, 2, S2);                                                                                   \
+        RUN8_OUT(CW, 3, S3);                                                                                   \
+        RUN8_OUT(CW, 4, S4);                                                                                   \
+        RUN8_OUT(CW, 5, S5);                                                                                   \
+        _mm256_storeu_si256((__m256i *)col, _mm256_add_epi32(vb, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));  \
+        __m128 xl_ = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(gx, _mm256_setr_pd(0, 1, 2, 3)), vc));        \
+        __m128 xh_ = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(gx, _mm256_setr_pd(4, 5, 6, 7)), vc));        \
+        _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl_), xh_, 1));                       \
+        _mm256_storeu_ps(yo, vtop);                                                                            \
+    } while (0)
+#define RUN8_OUT(CW, M, S)                                                                                     \
+    _mm256_storeu_si256((__m256i *)(o + 8 * (M)),                                                              \
+                        _mm256_blend_epi32(_mm256_permutevar8x32_epi32(                                        \
+                                               c1, _mm256_loadu_si256((const __m256i *)full_perm[CW][M])),     \
+                                           _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[CW][M])), S))
+
+WK_INLINE void run8_block(uint32_t *o, __m256i c1, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t c0,
+                          uint32_t c3, __m256d gx, __m256d vc, __m256 vtop, const int cwise) {
+    if (cwise) RUN8_BODY(1, 0xb2, 0x2c, 0xcb, 0xb2, 0x2c, 0xcb);
+    else RUN8_BODY(0, 0x34, 0x4d, 0xd3, 0x34, 0x4d, 0xd3);
+}
+#undef RUN8_BODY
+#undef RUN8_OUT
 #endif
+
+#if defined(WK_SIMD_AVX512)
+/* Runs of all-solid cells, sixteen at a time: output vector m of a block
+ * (indices 16m .. 16m + 15, cell q / 6, field q % 6) takes c1 / c0 lanes
+ * from the block's c1 column and its copy shifted by one cell (a
+ * two-source permute) and c2 / c3 lanes as the block base plus a constant
+ * (a masked add); per [winding][output vector][lane]. */
+static const int32_t run16_perm[2][6][16] = {{{16, 0, 0, 16, 0, 0, 17, 1, 0, 17, 0, 0, 18, 2, 0, 18}, {0, 0, 19, 3, 0, 19, 0, 0, 20, 4, 0, 20, 0, 0, 21, 5}, {0, 21, 0, 0, 22, 6, 0, 22, 0, 0, 23, 7, 0, 23, 0, 0}, {24, 8, 0, 24, 0, 0, 25, 9, 0, 25, 0, 0, 26, 10, 0, 26}, {0, 0, 27, 11, 0, 27, 0, 0, 28, 12, 0, 28, 0, 0, 29, 13}, {0, 29, 0, 0, 30, 14, 0, 30, 0, 0, 31, 15, 0, 31, 0, 0}}, {{16, 0, 0, 16, 0, 0, 17, 0, 1, 17, 0, 0, 18, 0, 2, 18}, {0, 0, 19, 0, 3, 19, 0, 0, 20, 0, 4, 20, 0, 0, 21, 0}, {5, 21, 0, 0, 22, 0, 6, 22, 0, 0, 23, 0, 7, 23, 0, 0}, {24, 0, 8, 24, 0, 0, 25, 0, 9, 25, 0, 0, 26, 0, 10, 26}, {0, 0, 27, 0, 11, 27, 0, 0, 28, 0, 12, 28, 0, 0, 29, 0}, {13, 29, 0, 0, 30, 0, 14, 30, 0, 0, 31, 0, 15, 31, 0, 0}}};
+static const int32_t run16_add[2][6][16] = {{{0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 1, 0, 0, 0, 2, 0}, {2, 1, 0, 0, 3, 0, 3, 2, 0, 0, 4, 0, 4, 3, 0, 0}, {5, 0, 5, 4, 0, 0, 6, 0, 6, 5, 0, 0, 7, 0, 7, 6}, {0, 0, 8, 0, 8, 7, 0, 0, 9, 0, 9, 8, 0, 0, 10, 0}, {10, 9, 0, 0, 11, 0, 11, 10, 0, 0, 12, 0, 12, 11, 0, 0}, {13, 0, 13, 12, 0, 0, 14, 0, 14, 13, 0, 0, 15, 0, 15, 14}}, {{0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0}, {1, 2, 0, 3, 0, 0, 2, 3, 0, 4, 0, 0, 3, 4, 0, 5}, {0, 0, 4, 5, 0, 6, 0, 0, 5, 6, 0, 7, 0, 0, 6, 7}, {0, 8, 0, 0, 7, 8, 0, 9, 0, 0, 8, 9, 0, 10, 0, 0}, {9, 10, 0, 11, 0, 0, 10, 11, 0, 12, 0, 0, 11, 12, 0, 13}, {0, 0, 12, 13, 0, 14, 0, 0, 13, 14, 0, 15, 0, 0, 14, 15}}};
+static const uint16_t run16_mask[2][6] = {{0x4d34, 0x34d3, 0xd34d, 0x4d34, 0x34d3, 0xd34d}, {0x2cb2, 0xb2cb, 0xcb2c, 0x2cb2, 0xb2cb, 0xcb2c}};
+
+/* One block of nc (1..16) cells of a run (ALL: nc == 16, plain stores;
+ * else masked ones): 96 indices to o, 16 new c2 vertices to xo / yo, the
+ * c1 column in col replaced by the c2 indices; *prev: the previous block's
+ * c1 column (lane 15: the block's first c0). */
+WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, __m512i *prev,
+                           __m512d gx, __m512d vcell, __m512 vtop, const int cwise, const unsigned nc,
+                           const int ALL) {
+    const __mmask16 kc = (__mmask16)((1u << nc) - 1);
+    __m512i c1 = ALL ? _mm512_loadu_si512(col) : _mm512_maskz_loadu_epi32(kc, col);
+    __m512i c0 = _mm512_alignr_epi32(c1, *prev, 15);
+    __m512i vb = _mm512_set1_epi32((int32_t)base);
+    for (int m = 0; m < 6; m++) {
+        __m512i t = _mm512_permutex2var_epi32(c1, _mm512_loadu_si512(run16_perm[cwise][m]), c0);
+        t = _mm512_mask_add_epi32(t, (__mmask16)run16_mask[cwise][m], vb, _mm512_loadu_si512(run16_add[cwise][m]));
+        if (ALL) {
+            _mm512_storeu_si512(o + 16 * m, t);
+        } else {
+            int left = 6 * (int)nc - 16 * m;
+            if (left <= 0) break;
+            __mmask16 km = (__mmask16)(left >= 16 ? 0xFFFFu : (1u << left) - 1);
+            _mm512_mask_storeu_epi32(o + 16 * m, km, t);
+        }
+    }
+    __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m256 xl = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_add_pd(gx, _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7)), vcell));
+    __m256 xh = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_add_pd(gx, _mm512_setr_pd(8, 9, 10, 11, 12, 13, 14, 15)), vcell));
+    __m512 x = _mm512_insertf32x8(_mm512_castps256_ps512(xl), xh, 1);
+    if (ALL) {
+        _mm512_storeu_si512(col, _mm512_add_epi32(vb, iota));
+        _mm512_storeu_ps(xo, x);
+        _mm512_storeu_ps(yo, vtop);
+    } else {
+        _mm512_mask_storeu_epi32(col, kc, _mm512_add_epi32(vb, iota));
+        _mm512_mask_storeu_ps(xo, kc, x);
+        _mm512_mask_storeu_ps(yo, kc, vtop);
+    }
+    *prev = c1;
+}
+#endif
+
+#if defined(__AVX__) && defined(__AVX2__)
+/* Mixed interior cells of a mesh (x86): per config (case, or 16 + (case
+ * == 10) for a connected saddle) and winding, the slots of its triangles
+ * (lanes 0-11, wk__msq_tri_table with the winding applied) and segments
+ * (lanes 12-15, wk__msq_seg_table); mixed_counts: triangles | segments << 4. */
+static const int32_t mixed_perm[2][18][16] = {{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 1, 0, 0}, {1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0, 0}, {0, 2, 3, 0, 3, 7, 0, 0, 0, 0, 0, 0, 7, 3, 0, 0}, {3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 0}, {0, 1, 7, 3, 4, 5, 0, 0, 0, 0, 0, 0, 7, 1, 3, 5}, {1, 2, 4, 1, 4, 5, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0}, {0, 2, 4, 0, 4, 5, 0, 5, 7, 0, 0, 0, 7, 5, 0, 0}, {5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 7, 0, 0}, {0, 1, 5, 0, 5, 6, 0, 0, 0, 0, 0, 0, 5, 1, 0, 0}, {1, 2, 3, 5, 6, 7, 0, 0, 0, 0, 0, 0, 1, 3, 5, 7}, {0, 2, 3, 0, 3, 5, 0, 5, 6, 0, 0, 0, 5, 3, 0, 0}, {3, 4, 6, 3, 6, 7, 0, 0, 0, 0, 0, 0, 3, 7, 0, 0}, {0, 1, 3, 0, 3, 4, 0, 4, 6, 0, 0, 0, 3, 1, 0, 0}, {1, 2, 4, 1, 4, 6, 1, 6, 7, 0, 0, 0, 1, 7, 0, 0}, {0, 2, 4, 0, 4, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 3, 0, 3, 4, 0, 4, 5, 0, 5, 7, 3, 1, 7, 5}, {1, 2, 3, 1, 3, 5, 1, 5, 6, 1, 6, 7, 1, 7, 5, 3}}, {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 7, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 1, 0, 0}, {1, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0, 0}, {0, 3, 2, 0, 7, 3, 0, 0, 0, 0, 0, 0, 7, 3, 0, 0}, {3, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 0}, {0, 7, 1, 3, 5, 4, 0, 0, 0, 0, 0, 0, 7, 1, 3, 5}, {1, 4, 2, 1, 5, 4, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0}, {0, 4, 2, 0, 5, 4, 0, 7, 5, 0, 0, 0, 7, 5, 0, 0}, {5, 7, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 7, 0, 0}, {0, 5, 1, 0, 6, 5, 0, 0, 0, 0, 0, 0, 5, 1, 0, 0}, {1, 3, 2, 5, 7, 6, 0, 0, 0, 0, 0, 0, 1, 3, 5, 7}, {0, 3, 2, 0, 5, 3, 0, 6, 5, 0, 0, 0, 5, 3, 0, 0}, {3, 6, 4, 3, 7, 6, 0, 0, 0, 0, 0, 0, 3, 7, 0, 0}, {0, 3, 1, 0, 4, 3, 0, 6, 4, 0, 0, 0, 3, 1, 0, 0}, {1, 4, 2, 1, 6, 4, 1, 7, 6, 0, 0, 0, 1, 7, 0, 0}, {0, 4, 2, 0, 6, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 3, 1, 0, 4, 3, 0, 5, 4, 0, 7, 5, 3, 1, 7, 5}, {1, 3, 2, 1, 5, 3, 1, 6, 5, 1, 7, 6, 1, 7, 5, 3}}};
+static const uint8_t mixed_counts[18] = {0, 17, 17, 18, 17, 34, 18, 19, 17, 18, 34, 19, 18, 19, 19, 2, 36, 36};
+/* The owned vertices (slots 3 e1, 4 c2, 5 e2; bit k - 3) in order, as
+ * lanes of [y1 x2 x1 _] (x) and of [y1 top top top] (y). */
+static const int32_t mixed_xperm[8][4] = {{2, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 2, 2},
+                                          {1, 2, 2, 2}, {2, 1, 2, 2}, {2, 1, 2, 2}, {2, 2, 1, 2}};
+static const int32_t mixed_yperm[8][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                          {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0}};
+
+/* Owned vertices present (bit k: slot 3 + k) per config. */
+static const uint8_t mixed_own[18] = {0, 0, 1, 1, 7, 7, 6, 6, 4, 4, 5, 5, 3, 3, 2, 2, 7, 5};
+
+WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, float top, uint32_t *WK_RESTRICT cols,
+                          int seg, int cwise, unsigned config, __m128 f);
+
+/* Stores the first n lanes (n <= 8 / 4; none past them). */
+WK_INLINE void store_first8(uint32_t *p, __m256i v, int n) {
+#if defined(WK_SIMD_AVX512)
+    _mm256_mask_storeu_epi32(p, (__mmask8)((1u << (n < 0 ? 0 : n > 8 ? 8 : n)) - 1), v);
+#elif 1
+    uint32_t t[8];
+    _mm256_storeu_si256((__m256i *)t, v);
+    for (int k = 0; k < n && k < 8; k++) p[k] = t[k];
+#else
+    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_maskstore_epi32((int *)p, m, v);
+#endif
+}
+WK_INLINE void store_first4(void *p, __m128i v, int n) {
+#if defined(WK_SIMD_AVX512)
+    _mm_mask_storeu_epi32(p, (__mmask8)((1u << (n < 0 ? 0 : n > 4 ? 4 : n)) - 1), v);
+#elif 1
+    uint32_t t[4];
+    _mm_storeu_si128((__m128i *)t, v);
+    for (int k = 0; k < n && k < 4; k++) ((uint32_t *)p)[k] = t[k];
+#else
+    __m128i m = _mm_cmpgt_epi32(_mm_set1_epi32(n), _mm_setr_epi32(0, 1, 2, 3));
+    _mm_maskstore_epi32((int *)p, m, v);
+#endif
+}
+
+/* A mixed interior cell (i > 0, j > 0) of a mesh row of one float strip:
+ * the same output as cell_fast. p: its node (i, j); at: [gy, gx, gx + 1, 0]. */
+WK_INLINE void mixed_cell(const wk__msq_job *job, wk__msq_row *r, const float *p, uint32_t i, float top,
+                          __m256d at, __m256d vcell, __m128 viso4, uint32_t *WK_RESTRICT cols, int seg,
+                          int cwise) {
+    __m128 qv = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), (const __m64 *)(p + job->stride));
+    unsigned m = (unsigned)_mm_movemask_ps(_mm_cmp_ps(qv, viso4, _CMP_GE_OQ));
+    unsigned cs = quad_case[m], config = cs;
+    if (cs == 5 || cs == 10) {
+        float v0 = p[0], v1 = p[1], v3 = p[job->stride], v2 = p[job->stride + 1];
+        if (wk__msq_connected(v0, v1, v2, v3, job->iso)) config = cs == 5 ? 16 : 17;
+    }
+    /* the e1 / e2 points as wk__msq_position (see quad_points) */
+    __m128 va = _mm_shuffle_ps(qv, qv, _MM_SHUFFLE(2, 2, 2, 1));
+    __m128 vb = _mm_shuffle_ps(qv, qv, _MM_SHUFFLE(3, 3, 3, 3));
+    __m128 t = _mm_div_ps(_mm_sub_ps(viso4, va), _mm_sub_ps(vb, va));
+    __m128 bad = _mm_or_ps(_mm_cmp_ps(va, vb, _CMP_EQ_OQ), _mm_cmp_ps(t, t, _CMP_UNORD_Q));
+    t = _mm_blendv_ps(t, _mm_set1_ps(0.5f), bad);
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    t = _mm_blend_ps(t, _mm_setzero_ps(), 0xC);
+    __m128 f = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(at, _mm256_cvtps_pd(t)), vcell)); /* y1 x2 x1 _ */
+    mixed_emit(job, r, i, top, cols, seg, cwise, config, f);
+}
+
+/* The output of a mixed interior cell of config `config` whose e1 point is
+ * (f[2], f[0]) and e2 point x f[1]. */
+WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, float top, uint32_t *WK_RESTRICT cols,
+                          int seg, int cwise, unsigned config, __m128 f) {
+    unsigned own = mixed_own[config]; /* e1 c2 e2 */
+    int nv = (int)(0x32212110u >> (4 * own) & 15u); /* popcount of own */
+    uint32_t next = r->cur;
+    __m128 xs = _mm_permutevar_ps(f, _mm_loadu_si128((const __m128i *)mixed_xperm[own]));
+    __m128 ys = _mm_permutevar_ps(_mm_blend_ps(_mm_set1_ps(top), f, 0x1),
+                                  _mm_loadu_si128((const __m128i *)mixed_yperm[own]));
+    store_first4(job->x + next, _mm_castps_si128(xs), nv);
+    store_first4(job->y + next, _mm_castps_si128(ys), nv);
+    uint32_t i3 = next, i4 = next + (own & 1u), i5 = i4 + (own >> 1 & 1u);
+    uint32_t c1 = cols[C2OFF + (size_t)i];
+    __m256i idx = _mm256_setr_epi32((int32_t)r->left_c1, (int32_t)cols[i], (int32_t)c1, (int32_t)i3, (int32_t)i4,
+                                    (int32_t)i5, (int32_t)r->left_c2, (int32_t)r->left_e1);
+    r->cur = next + (uint32_t)nv;
+    r->left_c1 = c1;
+    r->left_c2 = i4;
+    r->left_e1 = i3;
+    cols[i] = i5;
+    cols[C2OFF + (size_t)i] = i4;
+    const int32_t *pt = mixed_perm[cwise][config];
+    unsigned counts = mixed_counts[config], nt = counts & 15u, ns = counts >> 4;
+#if defined(WK_SIMD_AVX512)
+    {
+        /* one 16-lane permute: lanes 0-11 the triangles, 12-15 the segments */
+        __m512i all = _mm512_permutexvar_epi32(_mm512_loadu_si512(pt), _mm512_castsi256_si512(idx));
+        _mm512_mask_storeu_epi32(job->tri + 3 * (size_t)r->tri, (__mmask16)((1u << (3 * nt)) - 1), all);
+        r->tri += nt;
+        if (seg) {
+            _mm_mask_storeu_epi32(job->seg + 2 * (size_t)r->seg, (__mmask8)((1u << (2 * ns)) - 1),
+                                  _mm512_extracti32x4_epi32(all, 3));
+            r->seg += ns;
+        }
+        return;
+    }
+#endif
+    __m256i a = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)pt));
+    __m256i b = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)(pt + 8)));
+    uint32_t *o = job->tri + 3 * (size_t)r->tri;
+    store_first8(o, a, 3 * (int)nt);
+    if (nt > 2) store_first4(o + 8, _mm256_castsi256_si128(b), 3 * (int)nt - 8);
+    r->tri += nt;
+    if (seg) {
+        store_first4(job->seg + 2 * (size_t)r->seg, _mm256_extracti128_si256(b, 1), 2 * (int)ns);
+        r->seg += ns;
+    }
+}
+#endif
+
+/* A run of L >= 1 all-solid cells from cell i (i > 0, j > 0) of one strip:
+ * each owns its c2 (x = (gx + 1) * cell, y = top) and has two triangles;
+ * col (the c2 column at cell i) holds their c1 indices and gets their c2
+ * ones. The same output as cell_fast cell by cell. */
+WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
+                     float top, int cwise) {
+    uint32_t c0 = r->left_c1, c3 = r->left_c2, base = r->cur;
+    float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
+    uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r->tri;
+    const double cell = job->cell;
+    double gx1 = (double)(job->x0 + i) + 1.0;
+    r->left_c1 = col[L - 1];
+    r->left_c2 = base + L - 1;
+    r->cur = base + L;
+    r->tri += 2 * L;
+#if defined(WK_SIMD_AVX512)
+    {
+        __m512i prev = _mm512_set1_epi32((int32_t)c0);
+        const __m512d vcell = _mm512_set1_pd(cell);
+        const __m512 vtop = _mm512_set1_ps(top);
+        uint32_t k = 0;
+        if (cwise) {
+            for (; k + 16 <= L; k += 16)
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                            vcell, vtop, 1, 16, 1);
+            if (k < L)
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                            vcell, vtop, 1, L - k, 0);
+        } else {
+            for (; k + 16 <= L; k += 16)
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                            vcell, vtop, 0, 16, 1);
+            if (k < L)
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                            vcell, vtop, 0, L - k, 0);
+        }
+        o[cwise ? 4 : 5] = c3; /* the first cell's c3: the carried left c2 */
+        return;
+    }
+#else
+    uint32_t k = 0;
+#if defined(__AVX2__)
+    if (L >= 8) {
+        /* blocks of eight; the last one overlaps the one before (it writes
+         * the same values again) instead of a scalar tail: its c1 indices
+         * and carries are read before the blocks overwrite the column */
+        const __m256i c1_last = _mm256_loadu_si256((const __m256i *)(col + L - 8));
+        const uint32_t c0_last = L > 8 ? col[L - 9] : c0, c3_last = L > 8 ? base + L - 9 : c3;
+        const __m256d vc = _mm256_set1_pd(cell);
+        const __m256 vtop = _mm256_set1_ps(top);
+        for (; k + 8 <= L; k += 8) {
+            __m256i c1 = _mm256_loadu_si256((const __m256i *)(col + k));
+            run8_block(o + 6 * k, c1, col + k, xo + k, yo + k, base + k, c0, c3, _mm256_set1_pd(gx1 + (double)k), vc,
+                       vtop, cwise);
+            c0 = (uint32_t)_mm256_extract_epi32(c1, 7);
+            c3 = base + k + 7;
+        }
+        if (k < L)
+            run8_block(o + 6 * (L - 8), c1_last, col + L - 8, xo + L - 8, yo + L - 8, base + L - 8, c0_last, c3_last,
+                       _mm256_set1_pd(gx1 + (double)(L - 8)), vc, vtop, cwise);
+        return;
+    }
+#endif
+    for (; k < L; k++) {
+        uint32_t c1 = col[k], c2 = base + k;
+        xo[k] = (float)((gx1 + (double)k) * cell);
+        yo[k] = top;
+        uint32_t *t = o + 6 * (size_t)k;
+        if (cwise) {
+            t[0] = c0, t[1] = c2, t[2] = c1, t[3] = c0, t[4] = c3, t[5] = c2;
+        } else {
+            t[0] = c0, t[1] = c1, t[2] = c2, t[3] = c0, t[4] = c2, t[5] = c3;
+        }
+        col[k] = c2;
+        c0 = c1;
+        c3 = c2;
+    }
+#endif
+}
+
+/* Triangles (and segments if wanted), cell row j > 0 of one strip: the
+ * mixed cells in order through the cell code; between two of them (and
+ * before the first, after the last) the cells are all solid or all empty
+ * (a solid cell's right neighbour has two solid corners, an empty one's
+ * two empty ones), the solid stretches as runs. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *lo, const uint64_t *hi, size_t n,
+                     uint32_t j, uint32_t *WK_RESTRICT cols, float top, int seg, int cwise) {
+    uint32_t list[STRIP + 8]; /* the row's mixed cells */
+    /* local copies (no output store can alias them: kept in registers) */
+    const wk__msq_job J = *job_, *job = &J;
+    wk__msq_row R = *r_, *r = &R;
+    size_t cnt = decode_row(lo, hi, n, list), q = 0;
+    uint32_t p = 1; /* the first cell not yet written */
+    if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
+    if (cnt && list[0] == 0) q = 1;
+#if defined(__AVX__) && defined(__AVX2__)
+    if (job->v) {
+        const float *vrow = job->v + (size_t)j * job->stride;
+        const __m128 viso4 = _mm_set1_ps(job->iso);
+        const double gx0 = (double)job->x0;
+        const __m256d row_base = _mm256_setr_pd((double)(job->y0 + j), gx0, gx0 + 1.0, 0.0),
+                      vcell = _mm256_set1_pd(job->cell);
+        for (;; q++) {
+            uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
+            if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
+            if (q >= cnt) break;
+            __m256d at = _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6));
+            mixed_cell(job, r, vrow + i, i, top, at, vcell, viso4, cols, seg, cwise);
+            p = i + 1;
+        }
+        *r_ = R;
+        return;
+    }
+#endif
+    for (;; q++) {
+        uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
+        if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
+        if (q >= cnt) break;
+        cell_fast(job, r, case_of(lo, hi, i), i, j, 1, seg, cwise, cols);
+        p = i + 1;
+    }
+    *r_ = R;
+}
 
 static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
@@ -655,6 +994,10 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             const float top = (float)(((double)(job->y0 + j) + 1.0) * job->cell);
             if (!tri && j > 0) {
                 seg_row(job, &r, lo, hi, n, j, cols, cols + C2OFF, top, cwise);
+                continue;
+            }
+            if (j > 0) {
+                mesh_row(job, &r, lo, hi, n, j, cols, top, seg, cwise);
                 continue;
             }
             for (size_t w = 0; w * 64 < n; w++) {

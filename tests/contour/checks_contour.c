@@ -539,6 +539,49 @@ int wk_check_msq_isa_random(void) {
     return fails;
 }
 
+/* Solid stretches of every length 1..72 nodes (the mesh's runs of
+ * all-solid cells: vector blocks, tails, run ends beside mixed cells),
+ * flipped nodes inside them (mixed cells and saddles next to runs), NaN and
+ * exact iso nodes, both windings, with and without segments, sub-rectangles. */
+int wk_check_msq_isa_runs(void) {
+    int fails = 0;
+    const uint32_t w = 330, h = 40;
+    float *v = malloc(sizeof(float) * w * h);
+    wk_rng r = {2024};
+    for (uint32_t y = 0; y < h; y++) {
+        uint32_t g = y / 3, len = 1 + (g * 29 + 5) % 72, gap = 1 + g % 4, period = len + gap;
+        for (uint32_t x = 0; x < w; x++) {
+            int solid = (x + g * 5) % period < len;
+            float a = (float)wk_rng_range(&r, 0.05, 2.0);
+            float val = solid ? a : -a;
+            uint64_t k = wk_rng_u64(&r) % 100;
+            if (k < 4) val = -val;                 /* a flipped node */
+            else if (k == 4) val = NAN;            /* empty */
+            else if (k == 5) val = 0.0f;           /* exactly iso: solid */
+            else if (k == 6 && x + 1 < w && y + 1 < h) { /* a saddle's corners */
+                val = 1.0f;
+            }
+            v[(size_t)y * w + x] = val;
+        }
+    }
+    /* explicit saddles (both readings) at the ends of some stretches */
+    for (uint32_t y = 2; y + 2 < h; y += 5)
+        for (uint32_t x = 3 + y % 7; x + 2 < w; x += 37) {
+            float s = (y / 5) % 2 ? 1.5f : 0.5f;
+            v[(size_t)y * w + x] = s, v[(size_t)y * w + x + 1] = -1.0f;
+            v[(size_t)(y + 1) * w + x] = -1.0f, v[(size_t)(y + 1) * w + x + 1] = s;
+        }
+    const uint32_t T = WK_MSQ_TRIANGLES, S = WK_MSQ_SEGMENTS, C = WK_MSQ_CLOCKWISE;
+    const uint32_t flags[] = {T | S, T | S | C, T, T | C};
+    for (size_t k = 0; k < COUNT(flags); k++) {
+        fails += isa_compare(v, w, h, 0, 0, w - 1, h - 1, 0.0f, flags[k], "runs");
+        fails += isa_compare(v, w, h, 7, 3, w - 20, h - 9, 0.0f, flags[k], "runs sub");
+        fails += isa_compare(v, w, h, 1, 1, 47, 12, 0.3f, flags[k], "runs narrow");
+    }
+    free(v);
+    return fails;
+}
+
 /* ---------------------------------------------------------- bad input */
 
 int wk_check_msq_bad_input(void) {
