@@ -576,47 +576,15 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
 /* Runs of all-solid cells, eight at a time: the six index vectors of their
  * 16 triangles come from the c1 column indices (one permute) and from the
  * new c2 indices (base + constant), per [winding][output vector][lane];
- * full_first marks the lanes that take the run's carried c0 and c3.
- * Fields of a cell: counter-clockwise c0 c1 c2, c0 c2 c3; clockwise c0 c2
+ * the first block's lanes 0 and 3 take the run's carried c0, and its c3
+ * lane the carried c2. Fields of a cell: counter-clockwise c0 c1 c2, c0 c2 c3; clockwise c0 c2
  * c1, c0 c3 c2. */
 static const int32_t full_perm[2][6][8] = {{{0, 0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 2, 0, 1}, {0, 0, 2, 3, 0, 2, 0, 0}, {3, 4, 0, 3, 0, 0, 4, 5}, {0, 4, 0, 0, 5, 6, 0, 5}, {0, 0, 6, 7, 0, 6, 0, 0}}, {{0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 1, 0, 2, 1}, {0, 0, 2, 0, 3, 2, 0, 0}, {3, 0, 4, 3, 0, 0, 4, 0}, {5, 4, 0, 0, 5, 0, 6, 5}, {0, 0, 6, 0, 7, 6, 0, 0}}};
 static const int32_t full_add[2][6][8] = {{{0, 0, 0, 0, 0, -1, 0, 0}, {1, 0, 1, 0, 0, 0, 2, 0}, {2, 1, 0, 0, 3, 0, 3, 2}, {0, 0, 4, 0, 4, 3, 0, 0}, {5, 0, 5, 4, 0, 0, 6, 0}, {6, 5, 0, 0, 7, 0, 7, 6}}, {{0, 0, 0, 0, -1, 0, 0, 1}, {0, 0, 0, 1, 0, 2, 0, 0}, {1, 2, 0, 3, 0, 0, 2, 3}, {0, 4, 0, 0, 3, 4, 0, 5}, {0, 0, 4, 5, 0, 6, 0, 0}, {5, 6, 0, 7, 0, 0, 6, 7}}};
-static const int32_t full_sel[2][6][8] = {{{0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}, {0, 0, -1, 0, -1, -1, 0, 0}, {-1, 0, -1, -1, 0, 0, -1, 0}, {-1, -1, 0, 0, -1, 0, -1, -1}}, {{0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}, {0, -1, 0, 0, -1, -1, 0, -1}, {0, 0, -1, -1, 0, -1, 0, 0}, {-1, -1, 0, -1, 0, 0, -1, -1}}};
-static const int32_t full_first[2][2][8] = {{{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, -1, 0, 0}}, {{-1, 0, 0, -1, 0, 0, 0, 0}, {0, 0, 0, 0, -1, 0, 0, 0}}};
-
-/* Eight cells of a run: o gets 48 indices, col[0..7] the c1 indices in and
- * the c2 indices out, xo / yo the 8 new c2 vertices (x = (gx1 + k) * cell,
- * exact integer sums in double as the scalar loop). *c0 / *c3 carry the
- * last c1 / c2. */
-WK_INLINE void full_run8(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t *c0,
-                         uint32_t *c3, double gx1, double cell, float top, int cwise) {
-    __m256i c1 = _mm256_loadu_si256((const __m256i *)col);
-    __m256i vb = _mm256_set1_epi32((int32_t)base);
-    for (int m = 0; m < 6; m++) {
-        __m256i a = _mm256_permutevar8x32_epi32(c1, _mm256_loadu_si256((const __m256i *)full_perm[cwise][m]));
-        __m256i b = _mm256_add_epi32(vb, _mm256_loadu_si256((const __m256i *)full_add[cwise][m]));
-        __m256i om = _mm256_blendv_epi8(a, b, _mm256_loadu_si256((const __m256i *)full_sel[cwise][m]));
-        if (m == 0) {
-            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c0),
-                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][0]));
-            om = _mm256_blendv_epi8(om, _mm256_set1_epi32((int32_t)*c3),
-                                    _mm256_loadu_si256((const __m256i *)full_first[cwise][1]));
-        }
-        _mm256_storeu_si256((__m256i *)(o + 8 * m), om);
-    }
-    _mm256_storeu_si256((__m256i *)col, _mm256_add_epi32(vb, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    *c0 = (uint32_t)_mm256_extract_epi32(c1, 7);
-    *c3 = base + 7;
-    __m256d g = _mm256_set1_pd(gx1), vc = _mm256_set1_pd(cell);
-    __m128 xl = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(0, 1, 2, 3)), vc));
-    __m128 xh = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(g, _mm256_setr_pd(4, 5, 6, 7)), vc));
-    _mm256_storeu_ps(xo, _mm256_insertf128_ps(_mm256_castps128_ps256(xl), xh, 1));
-    _mm256_storeu_ps(yo, _mm256_set1_ps(top));
-}
-
 /* Eight cells of a run from their c1 indices (c1, loaded before col is
- * overwritten): the same as full_run8 with the winding a constant (blends
- * with immediate masks). */
+ * overwritten), the winding a constant (blends with immediate masks); col
+ * gets their c2 indices, xo / yo their 8 new c2 vertices (x = (gx + k) *
+ * cell, exact integer sums in double as the scalar loop). */
 #define RUN8_BODY(CW, S0, S1, S2, S3, S4, S5)                                                                  \
     do {                                                                                                       \
         __m256i vb = _mm256_set1_epi32((int32_t)base);                                                         \
@@ -1002,71 +970,10 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             }
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
-                uint64_t full = 0;
-                if (tri && j > 0) full = cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
                 uint64_t act = active_of(&cur, tri);
                 while (act) {
                     unsigned bit = ctz64(act);
                     uint32_t i = (uint32_t)(w * 64 + bit);
-                    if (full >> bit & 1) {
-                        /* a run of all-solid cells: regular output */
-                        uint64_t rest = ~(full >> bit);
-                        unsigned run = rest ? ctz64(rest) : 64u;
-                        uint32_t c0 = r.left_c1, c3 = r.left_c2, base = r.cur;
-                        float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
-                        uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r.tri;
-                        uint32_t *WK_RESTRICT col = cols + C2OFF + (size_t)i;
-                        const double cell = job->cell;
-                        double gx1 = (double)(job->x0 + i) + 1.0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* index pairs as 64-bit stores (little-endian: the low half comes first) */
-#define PAIR(dst, a, b)                                       \
-    do {                                                      \
-        uint64_t pair_ = (uint64_t)(a) | (uint64_t)(b) << 32; \
-        memcpy((dst), &pair_, 8);                             \
-    } while (0)
-#else
-#define PAIR(dst, a, b) ((dst)[0] = (a), (dst)[1] = (b))
-#endif
-#define FULL_RUN(P1, P2, Q1, Q2)                              \
-    for (unsigned k = 0; k < run; k++) {                      \
-        uint32_t c1 = col[k], c2 = base + k;                  \
-        xo[k] = (float)((gx1 + (double)k) * cell);            \
-        yo[k] = top;                                          \
-        PAIR(o + 6 * k, c0, P1);                              \
-        PAIR(o + 6 * k + 2, P2, c0);                          \
-        PAIR(o + 6 * k + 4, Q1, Q2);                          \
-        col[k] = c2;                                          \
-        c0 = c1;                                              \
-        c3 = c2;                                              \
-    }
-#if defined(__AVX2__)
-                        if (run >= 8) {
-                            unsigned done = 0;
-                            for (; done + 8 <= run; done += 8)
-                                full_run8(o + 6 * done, col + done, xo + done, yo + done, base + done, &c0, &c3,
-                                          gx1 + (double)done, cell, top, cwise);
-                            xo += done, yo += done, o += 6 * done, col += done;
-                            base += done;
-                            run -= done;
-                            gx1 += (double)done;
-                            i += done;
-                            r.cur += done;
-                            r.tri += 2 * done;
-                            bit += done;
-                        }
-#endif
-                        if (cwise) FULL_RUN(c2, c1, c3, c2) else FULL_RUN(c1, c2, c2, c3)
-#undef FULL_RUN
-#undef PAIR
-                        i += run;
-                        r.cur = base + run;
-                        r.tri += 2 * run;
-                        r.left_c1 = c0;
-                        r.left_c2 = c3;
-                        act = bit + run >= 64 ? 0 : act & (~(uint64_t)0 << (bit + run));
-                        continue;
-                    }
                     if (!tri && i > 0 && j > 0) seg_cell_interior(job, &r, case_of(lo, hi, i), i, j, cols, top);
                     else cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
                     act &= act - 1;
