@@ -572,7 +572,7 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
     r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
 }
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) && !defined(WK_SIMD_AVX512) /* AVX-512 runs sixteen at a time (below) */
 /* Runs of all-solid cells, eight at a time: the six index vectors of their
  * 16 triangles come from the c1 column indices (one permute) and from the
  * new c2 indices (base + constant), per [winding][output vector][lane];
