@@ -203,6 +203,137 @@ static void share(const float *const *h, size_t rows, size_t n, float talus, flo
     for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k);
     if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k);
 }
+#elif defined(WK_SIMD_AVX2)
+/* AVX2: the rows of one call go down a column of 8 cells together, as on
+ * AVX-512, direction by direction, so that the two rows' chains of dependent
+ * adds overlap; the next row's d1 is -d6 of the row above, exactly (a - b
+ * rounds to -(b - a)): it tests d6 < -talus and subtracts d6. No mask
+ * registers: a compare gives a lane mask, and the sum adds d & mask, +0 in
+ * the lanes not lower; adding (or subtracting) +0 leaves every value but -0
+ * unchanged, and the sum is never -0 (it starts at +0.0f and only adds
+ * d > talus >= 0, so d > 0; NaN and Inf differences behave as in the
+ * reference: a NaN d is never lower, an Inf one adds Inf). The first term
+ * needs no add (+0.0f + d is d; +0 where not lower, the reference's start).
+ * The count is the sum of the lane masks (-1 each), in integers. */
+/* Pins a vector's value in a register at this point of the program order:
+ * a scheduling hint only (GCC otherwise computes every direction's masked
+ * difference first and then runs the chain of adds, spilling them). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KEEP(v) __asm__ volatile("" : "+x"(v))
+#else
+#define KEEP(v) ((void)0)
+#endif
+
+/* What pass 1 carries from a column's sums to its shares. */
+typedef struct share_state2 {
+    __m256 sum[WK__EROSION_MAX_ROWS], hc[WK__EROSION_MAX_ROWS];
+    __m256i nc[WK__EROSION_MAX_ROWS]; /* minus the count: the sum of the lane masks (-1 each) */
+} share_state2;
+
+/* The sums and counts of the column at i for the rows: direction by
+ * direction, the rows' chains of dependent adds interleaved so that they
+ * overlap (and the neighbours are read from memory as the subtractions'
+ * operands, a height row once per column and direction). */
+WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_t i, size_t m, share_state2 *st) {
+    const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus);
+    __m256 ce[WK__EROSION_MAX_ROWS + 2], sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
+    __m256i nc[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) ce[q] = wk_vf_load_n(h[q] + i, m);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 d = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k] + i - 1, m));
+        __m256 mk = _mm256_cmp_ps(d, vtalus, _CMP_GT_OQ);
+        sum[k] = _mm256_and_ps(d, mk); /* +0.0f + d is d */
+        nc[k] = _mm256_castps_si256(mk);
+        below[k] = _mm256_sub_ps(ce[k + 1], ce[k + 2]); /* d6; the next row's d1 = -d6 */
+    }
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 mk;
+        if (k == 0) {
+            __m256 d = _mm256_sub_ps(ce[1], ce[0]);
+            mk = _mm256_cmp_ps(d, vtalus, _CMP_GT_OQ);
+            sum[0] = _mm256_add_ps(sum[0], _mm256_and_ps(d, mk));
+        } else {
+            mk = _mm256_cmp_ps(below[k - 1], ntalus, _CMP_LT_OQ);
+            sum[k] = _mm256_sub_ps(sum[k], _mm256_and_ps(below[k - 1], mk));
+        }
+        nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk));
+        KEEP(sum[k]); KEEP(nc[k]);
+    }
+#define STEP_D(q, dx)                                                               \
+    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                     \
+        __m256 d_ = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k + (q)] + i + (dx), m)); \
+        __m256 mk_ = _mm256_cmp_ps(d_, vtalus, _CMP_GT_OQ);                          \
+        sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(d_, mk_));                      \
+        nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk_));                   \
+        KEEP(sum[k]); KEEP(nc[k]);                                                                \
+    }
+    STEP_D(0, 1)
+    STEP_D(1, -1)
+    STEP_D(1, 1)
+    STEP_D(2, -1)
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 mk = _mm256_cmp_ps(below[k], vtalus, _CMP_GT_OQ);
+        sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(below[k], mk));
+        nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk));
+        KEEP(sum[k]); KEEP(nc[k]);
+    }
+    STEP_D(2, 1)
+#undef STEP_D
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) st->sum[k] = sum[k], st->hc[k] = ce[k + 1], st->nc[k] = nc[k];
+}
+
+/* The shares and heights minus what is given of the column at i. */
+WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, size_t rows, size_t i,
+                            size_t m, const share_state2 *st) {
+    const __m256 vtalus = _mm256_set1_ps(talus);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256i icount = _mm256_sub_epi32(_mm256_setzero_si256(), st->nc[k]);
+        __m256 countf = _mm256_cvtepi32_ps(icount);
+        __m256 excess = _mm256_sub_ps(st->sum[k], _mm256_mul_ps(countf, vtalus));
+        __m256 den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+        __m256 share = _mm256_div_ps(excess, den);
+        wk_vf_store_n(s[k] + i, share, m);
+        wk_vf_store_n(p[k] + i, _mm256_sub_ps(st->hc[k], _mm256_mul_ps(share, countf)), m);
+    }
+}
+
+/* (Software-pipelining by one column, as on AVX-512, measured no faster
+ * here: it only adds register copies.) */
+WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
+                          float *const *p) {
+    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
+    const float *hl[WK__EROSION_MAX_ROWS + 2];
+    float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k];
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        share_state2 cur;
+        share_sums(hl, talus, rows, i, 8, &cur);
+        share_finish(sl, pl, talus, den_lut, rows, i, 8, &cur);
+    }
+    if (i < n) {
+        share_state2 last;
+        share_sums(hl, talus, rows, i, n - i, &last);
+        share_finish(sl, pl, talus, den_lut, rows, i, n - i, &last);
+    }
+}
+
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    (void)masks;
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k);
+    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k);
+}
 #else
 /* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
 #define SHARE_STEP(hn_ptr)                                   \
@@ -317,6 +448,79 @@ static void gather(const float *const *h, const float *const *sh, const uint8_t 
     size_t k = 0;
     for (; k + 2 <= rows; k += 2) gather_rows(sh + k, m + k, p + k, 2, n, out + k);
     if (k < rows) gather_rows(sh + k, m + k, p + k, 1, n, out + k);
+}
+#elif defined(WK_SIMD_AVX2)
+/* AVX2: the rows of one call go down a column of 8 cells together: each
+ * height and share row is loaded once per column (at i-1, i, i+1) for the up
+ * to three rows that read it; the vertical difference between two rows,
+ * v = h[k+2][i] - h[k+1][i], is the upper row's down test (v > talus) and
+ * the lower row's up test (-v > talus, i.e. v < -talus, exactly). The
+ * received sum starts at -0.0f, and x + -0.0f is x for every x (+0, -0,
+ * NaN and Inf included), so each step adds the share where the neighbour is
+ * higher and -0.0f elsewhere: the same bits as the reference's conditional
+ * add, and the blend stays off the chain of dependent adds. The first term
+ * is the blend alone (-0.0f + s is s). */
+WK_INLINE void gather_col(const float *const *h, const float *const *sh, const float *const *p, float talus,
+                          float *const *out, size_t rows, size_t i, size_t m) {
+    const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus), nzero = _mm256_set1_ps(-0.0f);
+    __m256 hm[WK__EROSION_MAX_ROWS + 2], r[WK__EROSION_MAX_ROWS], vdn[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) hm[q] = wk_vf_load_n(h[q] + i, m);
+    /* direction by direction, the rows' chains of dependent adds
+     * interleaved so that they overlap */
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 mk = _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k] + i - 1, m), hm[k + 1]), vtalus, _CMP_GT_OQ);
+        r[k] = _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i - 1, m), mk);
+        vdn[k] = _mm256_sub_ps(hm[k + 2], hm[k + 1]); /* below minus centre */
+    }
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 mk = k == 0 ? _mm256_cmp_ps(_mm256_sub_ps(hm[0], hm[1]), vtalus, _CMP_GT_OQ)
+                           : _mm256_cmp_ps(vdn[k - 1], ntalus, _CMP_LT_OQ);
+        r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i, m), mk));
+    }
+#define STEP_G(q, dx)                                                                                       \
+    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                                             \
+        __m256 mk_ =                                                                                        \
+            _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k + (q)] + i + (dx), m), hm[k + 1]), vtalus, _CMP_GT_OQ); \
+        r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + (q)] + i + (dx), m), mk_));    \
+    }
+    STEP_G(0, 1)
+    STEP_G(1, -1)
+    STEP_G(1, 1)
+    STEP_G(2, -1)
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) {
+        __m256 mk = _mm256_cmp_ps(vdn[k], vtalus, _CMP_GT_OQ);
+        r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + 2] + i, m), mk));
+    }
+    STEP_G(2, 1)
+#undef STEP_G
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++)
+        wk_vf_store_n(out[k] + i, _mm256_add_ps(wk_vf_load_n(p[k] + i, m), r[k]), m);
+}
+
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    (void)m;
+    size_t k = 0;
+    for (; k < rows; k += 2) {
+        const size_t r = rows - k >= 2 ? 2 : 1;
+        const float *hl[WK__EROSION_MAX_ROWS + 2], *sl[WK__EROSION_MAX_ROWS + 2], *pl[WK__EROSION_MAX_ROWS];
+        float *ol[WK__EROSION_MAX_ROWS];
+        for (size_t q = 0; q < r + 2; q++) hl[q] = h[k + q], sl[q] = sh[k + q];
+        for (size_t q = 0; q < r; q++) pl[q] = p[k + q], ol[q] = out[k + q];
+        size_t i = 0;
+        if (r == 2) {
+            for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, 2, i, 8);
+            if (i < n) gather_col(hl, sl, pl, talus, ol, 2, i, n - i);
+        } else {
+            for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, 1, i, 8);
+            if (i < n) gather_col(hl, sl, pl, talus, ol, 1, i, n - i);
+        }
+    }
 }
 #else
 /* One neighbour of pass 2: lanes whose neighbour is higher by more than

@@ -460,6 +460,45 @@ int wk_check_erosion_vector_edges(void) {
     return fails;
 }
 
+/* The AVX2 kernels walk 8-cell columns through two rows at a time and mask
+ * with and/blend instead of masked adds: every width 3 .. 26 (each
+ * remainder mod 8, widths under one vector), odd and even heights (one-row
+ * calls), tall cells on the 8-cell edges, and +-0 heights with talus 0 and
+ * -0 (a masked-out lane must keep -0 and +0 apart), Inf and -NaN in the
+ * tail lanes. */
+int wk_check_erosion_avx2_tails(void) {
+    int fails = 0;
+    for (uint32_t w = 3; w <= 26; w++)
+        for (uint32_t h = 4; h <= 7; h += 3) {
+            float *in = alloc_floats((size_t)w * h);
+            fill_terrain(in, w, h, w, 4.0f, 700 + w * 8 + h);
+            for (uint32_t y = 0; y < h; y++)
+                for (uint32_t x = 7; x < w; x += 8) {
+                    in[(size_t)y * w + x] += (y & 1) ? 3.0f : -3.0f;
+                    if (x + 1 < w) in[(size_t)y * w + x + 1] += (y & 1) ? -2.0f : 2.0f;
+                }
+            erosion_case c = {w, h, w, 0.1f, 3, in};
+            fails += compare_case(&c, "avx2 tails");
+            /* zeros of both signs, a few raised cells, talus 0 and -0 */
+            for (uint32_t k = 0; k < w * h; k++) in[k] = (k * 7 + w) % 3 == 0 ? -0.0f : 0.0f;
+            for (uint32_t k = w + 1; k < w * h; k += 5) in[k] = (float)(k % 4) * 0.25f;
+            c.talus = 0.0f;
+            fails += compare_case(&c, "avx2 tails, signed zeros");
+            c.talus = -0.0f;
+            fails += compare_case(&c, "avx2 tails, signed zeros, talus -0");
+            /* Inf and -NaN in the last columns */
+            fill_terrain(in, w, h, w, 4.0f, 900 + w * 8 + h);
+            in[(size_t)(h / 2) * w + w - 1] = INFINITY;
+            in[(size_t)(h / 2) * w + w - 2] = -NAN;
+            in[(size_t)(h - 2) * w + w - 2] = -INFINITY;
+            in[(size_t)1 * w + w / 2] = INFINITY;
+            c.talus = 0.05f;
+            fails += compare_case(&c, "avx2 tails, Inf and NaN");
+            free(in);
+        }
+    return fails;
+}
+
 int wk_check_erosion_non_finite_no_crash(void) {
     int fails = 0;
     enum { W = 23, H = 11 };

@@ -11,6 +11,7 @@
     X(erosion_small_maps, isa)             \
     X(erosion_nan_holes, isa)              \
     X(erosion_vector_edges, isa)           \
+    X(erosion_avx2_tails, isa)             \
     X(erosion_non_finite_no_crash, isa)    \
     X(erosion_tile_halo, plain)            \
     X(erosion_scratch_sizes, plain)        \
