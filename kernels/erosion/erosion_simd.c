@@ -23,10 +23,12 @@
 #include "erosion_impl.h"
 #include "wk_simd.h"
 
+#if defined(WK_SIMD_AVX512) || !defined(WK_SIMD_AVX2) /* (AVX2 has its own 8-entry tables) */
 /* den[count] = count * (count + 1) * 2 as float bits, 1.0f for count 0. */
 static const uint32_t DEN_BITS[16] = {0x3f800000u, 0x40800000u, 0x41400000u, 0x41c00000u, 0x42200000u, 0x42700000u,
                                       0x42a80000u, 0x42e00000u, 0x43100000u, 0x3f800000u, 0x3f800000u, 0x3f800000u,
                                       0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u};
+#endif
 
 #if defined(WK_SIMD_AVX512)
 #define MASK_BYTES_PATH 1
@@ -288,15 +290,29 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
 }
 
 /* The shares and heights minus what is given of the column at i. */
-WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, size_t rows, size_t i,
-                            size_t m, const share_state2 *st) {
+/* Two 8-entry tables indexed by minus the count (vpermd reads the low 3
+ * bits: -c & 7, counts 0 and 8 share entry 0). A count of 0 has the sum
+ * +0 and so the excess +0 (+0 + +0 * talus), and the share +0 / den is +0
+ * for any den > 0, and hc - +0 * countf is hc for any finite countf: so
+ * entry 0 holds count 8's den (144) and count 8, exact for both. The
+ * excess adds (-count) * talus, the reference's sum - count * talus
+ * exactly (a product's negation is exact, and x + -y is x - y); for count
+ * 0 both are +0. */
+static const uint32_t DEN8_BITS[8] = {0x43100000u /* 144: c = 8 (or 0) */, 0x42e00000u /* 112: c = 7 */,
+                                      0x42a80000u /* 84 */, 0x42700000u /* 60 */, 0x42200000u /* 40 */,
+                                      0x41c00000u /* 24 */, 0x41400000u /* 12 */, 0x40800000u /* 4: c = 1 */};
+static const uint32_t COUNT8_BITS[8] = {0x41000000u /* 8 (or 0) */, 0x40e00000u, 0x40c00000u, 0x40a00000u,
+                                        0x40800000u, 0x40400000u, 0x40000000u, 0x3f800000u /* 1 */};
+
+WK_INLINE void share_finish(float *const *s, float *const *p, float talus, __m256i den8, __m256i count8,
+                            size_t rows, size_t i, size_t m, const share_state2 *st) {
     const __m256 vtalus = _mm256_set1_ps(talus);
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
-        __m256i icount = _mm256_sub_epi32(_mm256_setzero_si256(), st->nc[k]);
-        __m256 countf = _mm256_cvtepi32_ps(icount);
-        __m256 excess = _mm256_sub_ps(st->sum[k], _mm256_mul_ps(countf, vtalus));
-        __m256 den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
+        __m256 ncountf = _mm256_cvtepi32_ps(st->nc[k]);
+        __m256 excess = _mm256_add_ps(st->sum[k], _mm256_mul_ps(ncountf, vtalus));
+        __m256 den = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(den8, st->nc[k]));
+        __m256 countf = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(count8, st->nc[k]));
         __m256 share = _mm256_div_ps(excess, den);
         wk_vf_store_n(s[k] + i, share, m);
         wk_vf_store_n(p[k] + i, _mm256_sub_ps(st->hc[k], _mm256_mul_ps(share, countf)), m);
@@ -307,7 +323,8 @@ WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lu
  * here: it only adds register copies.) */
 WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
                           float *const *p) {
-    const wk_lut16 den_lut = wk_lut16_load(DEN_BITS);
+    const __m256i den8 = _mm256_loadu_si256((const __m256i *)(const void *)DEN8_BITS),
+                  count8 = _mm256_loadu_si256((const __m256i *)(const void *)COUNT8_BITS);
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
 #pragma GCC unroll 8
@@ -318,12 +335,12 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     for (; i + 8 <= n; i += 8) {
         share_state2 cur;
         share_sums(hl, talus, rows, i, 8, &cur);
-        share_finish(sl, pl, talus, den_lut, rows, i, 8, &cur);
+        share_finish(sl, pl, talus, den8, count8, rows, i, 8, &cur);
     }
     if (i < n) {
         share_state2 last;
         share_sums(hl, talus, rows, i, n - i, &last);
-        share_finish(sl, pl, talus, den_lut, rows, i, n - i, &last);
+        share_finish(sl, pl, talus, den8, count8, rows, i, n - i, &last);
     }
 }
 
