@@ -11,8 +11,10 @@
  * horizontal neighbours, instead of subtracting and comparing again; the
  * shares of the columns left and right come from aligned vectors by lane
  * shifts (a misaligned 64-byte load straddles two cache lines). Elsewhere
- * pass 2 recomputes the masks. On AVX-512 both passes take the rows of a
- * driver step together, column by column (see share_sums, gather_rows).
+ * pass 2 recomputes the masks (on AVX2 a mask byte costs more to build and
+ * to test than the subtraction and compare it saves: no mask registers).
+ * On AVX-512 and AVX2 both passes take the rows of a driver step together,
+ * column by column (see share_sums, gather_rows / gather_col).
  * The count of lower neighbours is kept in integers (exact, and off the
  * float adders: on AVX-512 the bits set in the mask byte), then looked up
  * as a float: equal to the reference's float count; the reference's
