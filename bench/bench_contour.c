@@ -11,7 +11,10 @@
  * Items are cells (strokes for brush_rebuild). Before timing, each build is
  * compared with the scalar reference (counts, positions, indices).
  * mesh_sparse_store / mesh_sparse_cold_store (isa "plain"): the same output
- * bytes as mesh_sparse written with plain stores (warm and cold buffers),
+ * bytes as mesh_sparse written with plain stores (warm and cold buffers;
+ * plain C loops, built for the baseline target: 16-byte stores on x86-64);
+ * mesh_sparse_memset: the same bytes by the C library's memset, its widest
+ * stores (the fastest way this machine writes them),
  * the baseline of the mesh goal (a build within 1.5x of it). Output
  * buffers hold the exact counts (a count pass runs first, as for any caller
  * that does not pass wk_msq_bound capacities), except at 256^2 (a chunk),
@@ -78,6 +81,7 @@ typedef struct bcase {
     int dense;
     int u8;    /* byte field: bytes = clamp((v + 1) * 127.5), iso 128 */
     int cold;  /* evict the caches (64 MB written, untimed) before each call */
+    int fill;  /* store baseline: the C library's memset (its widest stores) instead of loops */
     uint32_t flags;
     wk_isa isa;
     int threads;
@@ -264,12 +268,19 @@ static void bm_store(wk_bench_state *st, void *vctx) {
         round++;
         float *x = m.x, *y = m.y;
         uint32_t *t = m.tri, *g = m.seg;
-        /* no conversions in the loops: they run at store speed */
-        const float fx = (float)round, fy = (float)round + 0.5f;
-        for (size_t k = 0; k < nv; k++) x[k] = fx;
-        for (size_t k = 0; k < nv; k++) y[k] = fy;
-        for (size_t k = 0; k < ni; k++) t[k] = (uint32_t)k + round;
-        for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k ^ round;
+        if (c->fill) {
+            memset(x, (int)(round & 255), nv * sizeof *x);
+            memset(y, (int)(round & 255), nv * sizeof *y);
+            memset(t, (int)(round & 255), ni * sizeof *t);
+            memset(g, (int)(round & 255), ns * sizeof *g);
+        } else {
+            /* no conversions in the loops: they run at store speed */
+            const float fx = (float)round, fy = (float)round + 0.5f;
+            for (size_t k = 0; k < nv; k++) x[k] = fx;
+            for (size_t k = 0; k < nv; k++) y[k] = fy;
+            for (size_t k = 0; k < ni; k++) t[k] = (uint32_t)k + round;
+            for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k ^ round;
+        }
         wk_bench_do_not_optimize(m.x);
         wk_bench_do_not_optimize(m.tri);
         wk_bench_clobber_memory();
@@ -446,13 +457,15 @@ void wk_bench_register_contour(void) {
                 wk_bench_register(name, bm_build, c, 1);
             }
     /* plain stores of the sparse mesh's output bytes, warm and cold, beside
-     * the mesh builds (mesh_sparse, mesh_sparse_cold) */
-    for (int cold = 0; cold < 2; cold++)
+     * the mesh builds (mesh_sparse, mesh_sparse_cold); and the same bytes
+     * by memset, warm (variant 2) */
+    for (int variant = 0; variant < 3; variant++)
         for (size_t si = 1; si < 3; si++) {
             bcase *c = &cases[nc++];
-            c->kernel = cold ? "mesh_sparse_cold_store" : "mesh_sparse_store";
+            c->kernel = variant == 2 ? "mesh_sparse_memset" : variant ? "mesh_sparse_cold_store" : "mesh_sparse_store";
             c->n = sizes[si];
-            c->cold = cold;
+            c->cold = variant == 1;
+            c->fill = variant == 2;
             c->flags = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
             c->isa = WK_ISA_SCALAR;
             c->threads = 1;

@@ -5,7 +5,9 @@
  *
  * spline/store/plain/<m> is the yardstick of the issue's goal for evenly
  * spaced sampling: a plain loop storing m floats (m16777216: 64 MB, past
- * the last-level cache, the yardstick of 256curves_n64_m65536).
+ * the last-level cache, the yardstick of 256curves_n64_m65536), built for
+ * the baseline target (16-byte stores on x86-64); spline/memset/plain/<m>
+ * writes the same bytes by the C library's memset, its widest stores.
  * water_step items are spring-pass updates (bodies x springs x passes). */
 #include <math.h>
 #include <stdio.h>
@@ -81,6 +83,12 @@ static wk_status run_store(bcase *c, const wk_exec *e, float *out) {
     for (uint32_t i = 0; i < c->m; i++) out[i] = 1.0f;
     return WK_OK;
 }
+static wk_status run_memset(bcase *c, const wk_exec *e, float *out) {
+    (void)e;
+    memset(out, 0, (size_t)c->m * sizeof *out);
+    return WK_OK;
+}
+static int run_fn_is_store(const bcase *c) { return c->run == run_store || c->run == run_memset; }
 
 static wk_water water_of(bcase *c) {
     wk_water w = WK_WATER_DEFAULTS;
@@ -132,7 +140,7 @@ static void bm(wk_bench_state *st, void *vctx) {
     memset(c->out, 0x5A, bytes);
     wk_status s = verify(c, &scalar, c->ref);
     if (s == WK_OK) s = verify(c, &e, c->out);
-    if (s != WK_OK || (c->run != run_store && memcmp(c->out, c->ref, bytes) != 0)) {
+    if (s != WK_OK || (!run_fn_is_store(c) && memcmp(c->out, c->ref, bytes) != 0)) {
         wk_bench_set_counter(st, "verified", 0.0);
         wk_bench_skip_with_error(st, s != WK_OK ? wk_last_error_detail() : "output differs from the scalar reference");
         return;
@@ -162,7 +170,6 @@ static bcase *new_case(const char *kernel, const char *size, run_fn run) {
     return c;
 }
 
-static int run_fn_is_store(const bcase *c) { return c->run == run_store; }
 
 static void add(bcase *proto, wk_isa isa, int threads) {
     bcase *c = malloc(sizeof *c);
@@ -194,10 +201,16 @@ void wk_bench_register_spline(void) {
     c = new_case("store", "m65536", run_store);
     c->n = 4; c->curves = 1; c->m = 65536;
     list[nl++] = c;
+    c = new_case("memset", "m65536", run_memset);
+    c->n = 4; c->curves = 1; c->m = 65536;
+    list[nl++] = c;
     c = new_case("cr_sample", "n64_m4194304", run_sample);
     c->n = 64; c->curves = 1; c->m = 4194304;
     list[nl++] = c;
     c = new_case("store", "m4194304", run_store);
+    c->n = 4; c->curves = 1; c->m = 4194304;
+    list[nl++] = c;
+    c = new_case("memset", "m4194304", run_memset);
     c->n = 4; c->curves = 1; c->m = 4194304;
     list[nl++] = c;
     /* output past the last-level cache (64 MB): what a batch of long curves costs
@@ -206,6 +219,9 @@ void wk_bench_register_spline(void) {
     c->n = 64; c->curves = 256; c->m = 65536;
     list[nl++] = c;
     c = new_case("store", "m16777216", run_store);
+    c->n = 4; c->curves = 1; c->m = 16777216;
+    list[nl++] = c;
+    c = new_case("memset", "m16777216", run_memset);
     c->n = 4; c->curves = 1; c->m = 16777216;
     list[nl++] = c;
     c = new_case("cr_eval", "n64_65536", run_eval);
@@ -282,7 +298,7 @@ void wk_bench_register_spline(void) {
         }
         c->out = falloc(c->out_floats);
         c->ref = falloc(c->out_floats);
-        if (c->run == run_store) {
+        if (run_fn_is_store(c)) {
             add(c, WK_ISA_SCALAR, 1);
             continue;
         }
