@@ -92,6 +92,26 @@ static int same_as_dense(const dense_world *dw, const ray_set *r, size_t i, int 
     return fails;
 }
 
+/* Casts r with every supported ISA (one thread) and compares each ray with
+ * the dense walk, up to 5 failures in all counting fails_before; labels
+ * "<what> (<isa>)". Returns the new failures. */
+static int every_isa_as_dense(const wk_voxel_world *w, const dense_world *dw, ray_set *r, int with_tmax,
+                              const char *what, int fails_before) {
+    int fails = 0;
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    for (int k = 0; k < nisa && fails_before + fails < 5; k++) {
+        wk_exec e = wk_exec_for(isas[k], 1);
+        char label[128];
+        snprintf(label, sizeof label, "%s (%s)", what, wk_isa_name((wk_isa)isas[k]));
+        wk_status s = cast(w, r, with_tmax, &e);
+        EXPECT(s == WK_OK, "%s: status %d (%s)", label, s, wk_last_error_detail());
+        for (size_t i = 0; i < r->n && s == WK_OK && fails_before + fails < 5; i++)
+            fails += same_as_dense(dw, r, i, with_tmax, label);
+    }
+    return fails;
+}
+
 static wk_voxel_world *new_world(void) {
     wk_voxel_world *w = NULL;
     if (wk_voxel_world_create(&w, NULL) != WK_OK || !w) {
@@ -431,17 +451,7 @@ static int random_vs_dense(uint64_t seed, int worlds, int32_t base, size_t nrays
         random_rays(&rs, &dw, &rng);
         int with_tmax = (int)(wk_rng_u64(&rng) % 4 != 0);
         /* every ISA against the dense walk (the harness compares them too, on fewer worlds) */
-        int isas[WK_ISA_COUNT];
-        int nisa = wk_supported_isas(isas);
-        for (int k = 0; k < nisa; k++) {
-            wk_exec e = wk_exec_for(isas[k], 1);
-            char label[96];
-            snprintf(label, sizeof label, "%s (%s)", what, wk_isa_name((wk_isa)isas[k]));
-            wk_status s = cast(w, &rs, with_tmax, &e);
-            EXPECT(s == WK_OK, "%s: status %d (%s)", label, s, wk_last_error_detail());
-            for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++)
-                fails += same_as_dense(&dw, &rs, i, with_tmax, label);
-        }
+        fails += every_isa_as_dense(w, &dw, &rs, with_tmax, what, fails);
         rays_free(&rs);
         dense_free(&dw);
         wk_voxel_world_destroy(w);
@@ -572,8 +582,6 @@ static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32
     ray_set rs = rays_new(300);
     int32_t placed[64][3];
     int nplaced = 0;
-    int isas[WK_ISA_COUNT];
-    int nisa = wk_supported_isas(isas);
     if (max_placed > 64) max_placed = 64;
     for (int round = 0; round < rounds && fails < 5; round++) {
         int edits = 1 + (int)(wk_rng_u64(&rng) % 4);
@@ -610,14 +618,9 @@ static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32
             }
             rs.tmax[i] = (wk_rng_u64(&rng) % 4) ? INFINITY : (float)wk_rng_range(&rng, 0.0, 200.0);
         }
-        for (int k = 0; k < nisa; k++) {
-            wk_exec e = wk_exec_for(isas[k], 1);
-            char label[96];
-            snprintf(label, sizeof label, "%s round %d (%s)", what, round, wk_isa_name((wk_isa)isas[k]));
-            wk_status s = cast(w, &rs, 1, &e);
-            EXPECT(s == WK_OK, "%s: status %d", label, s);
-            for (size_t i = 0; i < rs.n && s == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
-        }
+        char label[96];
+        snprintf(label, sizeof label, "%s round %d", what, round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
     }
     rays_free(&rs);
     dense_free(&dw);
@@ -667,16 +670,7 @@ int wk_check_voxel_entry_on_planes(void) {
                 if (a != ax) rs.d[a][i] = 0.0f;
         rs.tmax[i] = wk_rng_u64(&rng) % 4 ? INFINITY : (float)(wk_rng_u64(&rng) % 100);
     }
-    int isas[WK_ISA_COUNT];
-    int nisa = wk_supported_isas(isas);
-    for (int k = 0; k < nisa && fails < 5; k++) {
-        wk_exec e = wk_exec_for(isas[k], 1);
-        char label[64];
-        snprintf(label, sizeof label, "entry on planes (%s)", wk_isa_name((wk_isa)isas[k]));
-        wk_status st = cast(w, &rs, 1, &e);
-        EXPECT(st == WK_OK, "%s: status %d", label, st);
-        for (size_t i = 0; i < rs.n && st == WK_OK && fails < 5; i++) fails += same_as_dense(&dw, &rs, i, 1, label);
-    }
+    fails += every_isa_as_dense(w, &dw, &rs, 1, "entry on planes", fails);
     rays_free(&rs);
     dense_free(&dw);
     wk_voxel_world_destroy(w);
