@@ -548,3 +548,63 @@ int wk_check_spline_cr_bad_input(void) {
     wk_buf_free(&out);
     return fails;
 }
+
+/* Evenly spaced sampling into outputs at every float offset from a 64-byte
+ * boundary, rows of every alignment (strides m, m + 1, m + 5), m around
+ * vector and chunk multiples, each path (register tables, windows, one
+ * dense or sparse curve), every ISA on 1 and 2 threads, against the scalar
+ * reference, canaries before, between and after the rows: every path's
+ * head, full vectors and partial last vector at every alignment. */
+int wk_check_spline_cr_edges(void) {
+    int fails = 0;
+    wk_rng rng = {77};
+    int isas[WK_ISA_COUNT];
+    int nisa = wk_supported_isas(isas);
+    static const struct { uint32_t n, curves, m; } cases[] = {
+        {5, 3, 2},     {5, 3, 15},     {5, 3, 16},     {5, 3, 17},    {5, 3, 33},    {5, 3, 1023}, {5, 3, 1025},
+        {5, 2, 4097},  {5, 1, 300},    {5, 1, 4113},   {20, 3, 17},   {20, 3, 65},   {20, 3, 1300}, {20, 2, 4111},
+        {20, 1, 40},   {20, 1, 1300},  {64, 2, 5000},  {4, 1, 8209},
+    };
+    static const size_t extras[] = {0, 1, 5};
+    const int tcount = wk_test_threads() == 1 ? 1 : 2;
+    for (size_t ci = 0; ci < COUNT(cases) && fails < 10; ci++) {
+        const uint32_t n = cases[ci].n, curves = cases[ci].curves, m = cases[ci].m;
+        float *p = sp_alloc((size_t)curves * n * 2 * sizeof *p);
+        for (size_t i = 0; i < (size_t)curves * n * 2; i++) p[i] = sp_rand(&rng, -20, 20);
+        for (uint32_t mode = 0; mode < 2; mode++)
+            for (size_t ei = 0; ei < COUNT(extras); ei++) {
+                const size_t stride = m + extras[ei], len = (size_t)curves * stride;
+                /* room for the offset, both outputs of sample2, guards */
+                const size_t total = 16 + 2 * len + 32;
+                float *ref = aligned_alloc(64, (total * sizeof(float) + 63) & ~(size_t)63);
+                float *got = aligned_alloc(64, (total * sizeof(float) + 63) & ~(size_t)63);
+                if (!ref || !got) abort();
+                for (uint32_t off = 0; off < 16; off++) {
+                    const int two = (off & 1) != 0; /* odd offsets through wk_spline_cr_sample2 */
+                    float *ro = ref + off, *go = got + off;
+                    for (size_t i = 0; i < total; i++) ref[i] = wk_from_bits(wk_canary_bits);
+                    wk_exec sc = wk_exec_for(WK_ISA_SCALAR, 1);
+                    wk_status s = two ? wk_spline_cr_sample2(p, p + (size_t)curves * n, n, n, curves, mode, m, ro,
+                                                              ro + len, stride, &sc)
+                                      : wk_spline_cr_sample(p, n, n, curves, mode, m, ro, stride, &sc);
+                    EXPECT(s == WK_OK, "scalar n %u m %u", n, m);
+                    for (int t = 1; t < nisa; t++)
+                        for (int th = 1; th <= tcount; th++) {
+                            for (size_t i = 0; i < total; i++) got[i] = wk_from_bits(wk_canary_bits);
+                            wk_exec ex = wk_exec_for(isas[t], th);
+                            s = two ? wk_spline_cr_sample2(p, p + (size_t)curves * n, n, n, curves, mode, m, go,
+                                                           go + len, stride, &ex)
+                                    : wk_spline_cr_sample(p, n, n, curves, mode, m, go, stride, &ex);
+                            EXPECT(s == WK_OK, "isa %d n %u m %u", isas[t], n, m);
+                            EXPECT_SAME(got, ref, total, "%s n %u curves %u m %u mode %u stride %zu offset %u %s t%d",
+                                        wk_isa_name((wk_isa)isas[t]), n, curves, m, mode, stride, off,
+                                        two ? "sample2" : "sample", th);
+                        }
+                }
+                free(ref);
+                free(got);
+            }
+        free(p);
+    }
+    return fails;
+}

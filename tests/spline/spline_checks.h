@@ -10,6 +10,7 @@
     X(spline_cr_c1, plain)               \
     X(spline_cr_isa, isa)                \
     X(spline_cr_sample_is_eval, isa)     \
+    X(spline_cr_edges, isa)              \
     X(spline_cr_bad_input, plain)        \
     X(spline_curve_known, plain)         \
     X(spline_curve_isa, isa)             \
