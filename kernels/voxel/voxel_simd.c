@@ -335,7 +335,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
 
 /* A step's state between its three parts (see raycast_avx512). */
 typedef struct step_state {
-    __mmask8 act, done, hits, live, hasg;
+    __mmask8 act, done, hits, live, hasg, gnear;
     __m512i N, occ, gaddr;
 } step_state;
 
@@ -396,7 +396,7 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
 
 /* Step, part 2a: the occupancy words of the lanes' groups (one gather). */
 static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state *s) {
-    const __m512i zero = _mm512_setzero_si512(), three = _mm512_set1_epi64(3);
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
     const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
     /* p.chunk holds the directory word: group g's record lies at (chunk & WK__VDIR_ADDR) + off_occ + 16 g */
     const void *off_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ));
@@ -410,9 +410,16 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
     g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
     g = _mm512_ternarylogic_epi64(m48, q[2], g, 0xEA);
     __m512i gaddr = _mm512_add_epi64(_mm512_and_si512(chunk, addr_mask), _mm512_slli_epi64(g, 4));
-    s->occ = _mm512_mask_i64gather_epi64(zero, hasg, gaddr, off_occ, 1);
+    /* the group pair k = bits 5 of q0, q1, q2 as bits 0, 1, 2: its summary bit 56 + k.
+     * A group in an empty pair is empty: its word (0) is not loaded */
+    __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
+    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
+    __mmask8 gnear = _mm512_mask_test_epi64_mask(hasg, chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
+    s->occ = _mm512_mask_i64gather_epi64(zero, gnear, gaddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;
+    s->gnear = gnear;
 }
 
 /* Step, part 2: the node around each cell (its size N), hits (written out). */
@@ -438,12 +445,8 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
     __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
-    /* empty group (block) in an empty aligned pair: twice as far (as the reference).
-     * The group pair k = bits 5 of q0, q1, q2 as bits 0, 1, 2: its summary bit 56 + k */
-    __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
-    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
-    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
-    __mmask8 gnear = _mm512_test_epi64_mask(chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
+    /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
+    const __mmask8 gnear = s->gnear; /* within hasg */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
