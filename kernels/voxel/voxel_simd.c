@@ -714,23 +714,26 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
         packet_clear(&pk[k]);
         act[k] = fill(&pk[k], 0xFF, &rq, w, r, h);
     }
+    step_state st[NPK];
+    memset(st, 0, sizeof st);
     for (;;) {
         /* the packets' steps part by part, so that one packet's loads
-         * (gathers) are in flight while the other's wait or compute */
-        step_state st[NPK];
+         * (gathers) are in flight while the other's wait or compute; the
+         * loops over the packets are unrolled (each packet's parts get
+         * their own code and branches) */
         __mmask8 any = 0;
         for (int k = 0; k < NPK; k++) {
             st[k].act = act[k];
             any |= act[k];
         }
         if (!any) break;
-        for (int k = 0; k < NPK; k++)
+        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_chunk(&pk[k], &st[k], w, h);
-        for (int k = 0; k < NPK; k++)
+        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_occ(&pk[k], &st[k]);
-        for (int k = 0; k < NPK; k++)
+        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_cell(&pk[k], &st[k], w, h);
-        for (int k = 0; k < NPK; k++) {
+        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++) {
             if (!act[k]) continue;
             __mmask8 done = step_exit(&pk[k], &st[k], w, h);
             if (done) act[k] = (__mmask8)((act[k] & ~done) | fill(&pk[k], done, &rq, w, r, h));
