@@ -731,10 +731,9 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             if (act[k]) step_chunk(&pk[k], &st[k], w, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_occ(&pk[k], &st[k]);
-        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
-            if (act[k]) step_cell(&pk[k], &st[k], w, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++) {
             if (!act[k]) continue;
+            step_cell(&pk[k], &st[k], w, h);
             __mmask8 done = step_exit(&pk[k], &st[k], w, h);
             if (done) act[k] = (__mmask8)((act[k] & ~done) | fill(&pk[k], done, &rq, w, r, h));
         }
