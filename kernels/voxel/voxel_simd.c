@@ -568,10 +568,11 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         live &= (__mmask8)~none;
         /* near-ties: another axis's estimate within the margin; the reference's exact comparisons */
         __m512d nearv = _mm512_add_pd(best, _mm512_mul_pd(best, margin));
+        /* two of the three within: (l0 & l1) | ((l0 | l1) & l2), as masked compares */
         __mmask8 l0 = _mm512_mask_cmp_pd_mask(live, est[0], nearv, _CMP_LE_OQ);
         __mmask8 l1 = _mm512_mask_cmp_pd_mask(live, est[1], nearv, _CMP_LE_OQ);
-        __mmask8 l2 = _mm512_mask_cmp_pd_mask(live, est[2], nearv, _CMP_LE_OQ);
-        __mmask8 tie = (l0 & l1) | (l0 & l2) | (l1 & l2);
+        __mmask8 tie = _mm512_mask_cmp_pd_mask(l0, est[1], nearv, _CMP_LE_OQ) |
+                       _mm512_mask_cmp_pd_mask(l0 | l1, est[2], nearv, _CMP_LE_OQ);
         __m512d sv = best; /* the s the other axes are placed at */
         __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
         if (tie) {
