@@ -112,13 +112,7 @@ WK_API wk_status wk_msq_bound(uint32_t cw, uint32_t ch, uint32_t flags, uint32_t
  * Thread safety: any number of concurrent calls with distinct outputs.
  * Cost: with wk_msq_bound capacities and one thread the build is one pass;
  * otherwise a count pass (bit operations only) runs first. Each calling or
- * worker thread needs about 66 KB of stack (no heap is used).
- * Streaming: on AVX-512, a build with TRIANGLES whose output (8 bytes per
- * vertex, 12 per triangle, 8 per segment, from the count pass) is at least
- * the last-level cache's size writes its triangle indices with
- * non-temporal stores (they do not stay in the cache); a one-pass build
- * (no count) switches to them once it has written that many bytes. The
- * output is the same bits either way. */
+ * worker thread needs about 62 KB of stack (no heap is used). */
 WK_API wk_status wk_msq_build(const wk_field2 *f, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch,
                               float iso, float cell, uint32_t flags, wk_mesh2 *out, const wk_exec *exec);
 

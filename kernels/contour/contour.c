@@ -119,9 +119,6 @@ static wk_status msq_check(uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uin
     return WK_OK;
 }
 
-/* Output bytes of v vertices, t triangles and s segments. */
-static uint64_t out_bytes(uint64_t v, uint64_t t, uint64_t s) { return 8 * v + 12 * t + 8 * s; }
-
 /* The build once job holds a checked field and rectangle. */
 static wk_status build_job(const wk__call *call, build_ctx *cp, const void *field, size_t field_bytes,
                            wk_mesh2 *out) {
@@ -139,12 +136,8 @@ static wk_status build_job(const wk__call *call, build_ctx *cp, const void *fiel
     bounds64(cw, ch, flags, &bv, &bt, &bs);
     cp->parts = wk__parts_for(call, ch, cw);
     if (cp->parts == 1 && out->vert_cap >= bv && tri_cap >= bt && seg_cap >= bs) {
-        /* Room for anything: one pass, no count. The output's size is not
-         * known: the write pass streams once it has written
-         * wk__stream_min_bytes() (what it writes after that would not fit
-         * in the last-level cache beside it). */
+        /* Room for anything: one pass, no count. */
         wk__msq_counts n;
-        cp->job.stream_at = wk__stream_min_bytes();
         cp->k->write_rows(&cp->job, 0, ch, 0, 0, 0, &n);
         out->nvert = (uint32_t)n.vert;
         out->ntri = (uint32_t)n.tri;
@@ -172,8 +165,6 @@ static wk_status build_job(const wk__call *call, build_ctx *cp, const void *fiel
                         (unsigned long long)total.vert, (unsigned long long)total.tri,
                         (unsigned long long)total.seg, out->vert_cap, tri_cap, seg_cap);
     }
-    /* an output past the last-level cache: streamed from the start */
-    cp->job.stream_at = out_bytes(total.vert, total.tri, total.seg) >= wk__stream_min_bytes() ? 0 : UINT64_MAX;
     wk__parallel_for(call, ch, cw, write_part, cp);
     out->nvert = (uint32_t)total.vert;
     out->ntri = (uint32_t)total.tri;

@@ -24,11 +24,6 @@ typedef struct wk__msq_job {
     uint32_t flags;
     float *x, *y;
     uint32_t *tri, *seg;
-    /* x86 write passes of a mesh (triangles) switch to non-temporal stores
-     * once a part has written this many bytes (at a row's start): 0 from
-     * the start (the call's output is past wk__stream_min_bytes()),
-     * UINT64_MAX never. The reference ignores it. */
-    uint64_t stream_at;
 } wk__msq_job;
 
 typedef struct wk__msq_counts {

@@ -866,123 +866,6 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
 #endif
 }
 
-/* -------------------------------------- streaming stores (AVX-512 only)
- *
- * Past wk__stream_min_bytes() (job->stream_at) a mesh build (triangles;
- * one strip) writes its triangle indices (about three quarters of a sparse
- * mesh's bytes) through a small stage that stands for the caller's bytes
- * from a 64-byte aligned address on: the cell and run code writes through
- * a pointer into the stage (triangle k lands at stage byte
- * tri + 12 k - base), and every so often (between cells and between pieces
- * of a run, never in the middle of one) the full lines written so far go
- * out as non-temporal stores (no read for ownership) and the last partial
- * line moves to the stage's front. Only lines the part writes entirely are
- * streamed: the bytes of a part's first line before its first triangle (a
- * neighbouring part's) and its last partial line are written with ordinary
- * stores, so that parts never stream a line another part writes. An sfence
- * follows the last flush. Vertices and segments keep ordinary stores.
- * Measured on Zen 4 (write pass of the 4096^2 sparse mesh, stream / plain,
- * paired calls, median of 16 processes): triangles only 0.92 (0.86-1.10),
- * all four arrays 1.05 (0.85-1.13), AVX2 (two 32-byte streams a line)
- * triangles only 1.05; 2 KB and 8 KB stages were slower than 4 KB. */
-#if defined(WK_SIMD_AVX512)
-#define NT_STAGE 1
-enum { RUN_PIECE = 64, NT_T = 4096 }; /* cells of a run between checks; stage bytes (+ one line) */
-typedef struct nt_stage {
-    uintptr_t dst;   /* the caller's triangle 0 */
-    uintptr_t base;  /* 64-aligned: the caller's byte that buf[0] stands for */
-    uintptr_t start; /* the part's first byte */
-    uint32_t lim;    /* flush before a step when the triangle cursor is past it */
-    uint32_t *v;     /* the triangle pointer the writers use */
-    _Alignas(64) unsigned char buf[NT_T + 64];
-} nt_stage; /* about 4.2 KB of stack */
-
-/* The writers' pointer and the cursor limit from the stage's base: a step
- * (a run piece: 2 * RUN_PIECE triangles; a cell: 4) starts at most
- * NT_T - 24 * RUN_PIECE bytes into the stage. */
-static void nt_limits(nt_stage *st) {
-    st->v = (uint32_t *)((uintptr_t)st->buf + st->dst - st->base);
-    uint64_t lim = (uint64_t)((st->base + (NT_T - 24 * RUN_PIECE) - st->dst) / 12);
-    st->lim = lim > UINT32_MAX ? UINT32_MAX : (uint32_t)lim;
-}
-
-/* Writes the stage's bytes below the cursor (triangle tri): full lines
- * streamed, the rest (fin) with ordinary stores, or else moved to the
- * stage's front. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static void nt_flush(nt_stage *st, uint32_t tri, int fin) {
-    uintptr_t e = st->dst + 12 * (uintptr_t)tri, full = e & ~(uintptr_t)63, l = st->base;
-    const unsigned char *s = st->buf;
-    if (l < st->start && l < full) { /* the part's first line, shared with the part before */
-        memcpy((void *)st->start, s + (st->start - l), (size_t)(l + 64 - st->start));
-        l += 64;
-        s += 64;
-    }
-    for (; l < full; l += 64, s += 64) _mm512_stream_si512((__m512i *)l, _mm512_load_si512((const void *)s));
-    if (fin) {
-        uintptr_t lo = full > st->start ? full : st->start;
-        if (e > lo) memcpy((void *)lo, st->buf + (lo - st->base), (size_t)(e - lo));
-        _mm_sfence();
-        return;
-    }
-    if (full > st->base) {
-        memcpy(st->buf, st->buf + (full - st->base), 64);
-        st->base = full;
-    }
-    nt_limits(st);
-}
-
-/* Sets up the stage for a part writing from triangle tb; job->tri becomes
- * the stage's pointer. 0: not staged (no triangle buffer,
- * or one not 4-byte aligned). */
-static int nt_init(nt_stage *st, wk__msq_job *job, uint32_t tb) {
-    if (!job->tri || ((uintptr_t)job->tri & 3)) return 0;
-    st->dst = (uintptr_t)job->tri;
-    st->start = st->dst + 12 * (uintptr_t)tb;
-    st->base = st->start & ~(uintptr_t)63;
-    nt_limits(st);
-    job->tri = st->v;
-    return 1;
-}
-
-/* Before a step: flush if the triangle cursor is past the limit. */
-#define NT_LOAD(st, job) ((job)->tri = (st)->v)
-#define NT_CHECK(st, job, r)                          \
-    do {                                              \
-        if ((st) && (r)->tri > (st)->lim) {           \
-            nt_flush((st), (r)->tri, 0);              \
-            NT_LOAD(st, job);                         \
-        }                                             \
-    } while (0)
-#else
-#define NT_STAGE 0
-enum { RUN_PIECE = 1 << 30 };
-typedef struct nt_stage nt_stage; /* never defined: no streaming stores */
-#define NT_CHECK(st, job, r) ((void)(st))
-#define NT_LOAD(st, job) ((void)(st))
-#endif
-
-/* A run of L all-solid cells from cell p (full_run), with stage checks
- * every RUN_PIECE cells when st (the cells' state carries from piece to
- * piece in r, so the pieces write what one call would). */
-WK_INLINE void run_staged(wk__msq_job *job, wk__msq_row *r, nt_stage *st, uint32_t *WK_RESTRICT col, uint32_t p,
-                          uint32_t L, float top, int cwise) {
-    if (!st) {
-        full_run(job, r, col, p, L, top, cwise);
-        return;
-    }
-    while (L) {
-        uint32_t k = L < RUN_PIECE ? L : RUN_PIECE;
-        NT_CHECK(st, job, r);
-        full_run(job, r, col, p, k, top, cwise);
-        col += k;
-        p += k;
-        L -= k;
-    }
-}
-
 /* Triangles (and segments if wanted), cell row j > 0 of one strip: the
  * mixed cells in order through the cell code; between two of them (and
  * before the first, after the last) the cells are all solid or all empty
@@ -992,16 +875,13 @@ WK_INLINE void run_staged(wk__msq_job *job, wk__msq_row *r, nt_stage *st, uint32
 __attribute__((noinline))
 #endif
 static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *lo, const uint64_t *hi, size_t n,
-                     uint32_t j, uint32_t *WK_RESTRICT cols, float top, int seg, int cwise, nt_stage *st) {
+                     uint32_t j, uint32_t *WK_RESTRICT cols, float top, int seg, int cwise) {
     uint32_t list[STRIP + 8]; /* the row's mixed cells */
-    /* local copies (no output store can alias them: kept in registers;
-     * st gets neither address) */
-    wk__msq_job J = *job_, *job = &J;
+    /* local copies (no output store can alias them: kept in registers) */
+    const wk__msq_job J = *job_, *job = &J;
     wk__msq_row R = *r_, *r = &R;
     size_t cnt = decode_row(lo, hi, n, list), q = 0;
     uint32_t p = 1; /* the first cell not yet written */
-    if (st) NT_LOAD(st, job); /* (a flush in an earlier row moved it) */
-    NT_CHECK(st, job, r);
     if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
     if (cnt && list[0] == 0) q = 1;
 #if defined(__AVX__) && defined(__AVX2__)
@@ -1013,9 +893,8 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
                       vcell = _mm256_set1_pd(job->cell);
         for (;; q++) {
             uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
-            if (i > p && bit_at(lo, p)) run_staged(job, r, st, cols + C2OFF + p, p, i - p, top, cwise);
+            if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
             if (q >= cnt) break;
-            NT_CHECK(st, job, r);
             __m256d at = _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6));
             mixed_cell(job, r, vrow + i, i, top, at, vcell, viso4, cols, seg, cwise);
             p = i + 1;
@@ -1026,9 +905,8 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
 #endif
     for (;; q++) {
         uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
-        if (i > p && bit_at(lo, p)) run_staged(job, r, st, cols + C2OFF + p, p, i - p, top, cwise);
+        if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
         if (q >= cnt) break;
-        NT_CHECK(st, job, r);
         cell_fast(job, r, case_of(lo, hi, i), i, j, 1, seg, cwise, cols);
         p = i + 1;
     }
@@ -1055,13 +933,6 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
         uint32_t cols[C2OFF + STRIP + 8];
-        wk__msq_job J = *job; /* its output pointers: the stage's when streaming */
-        nt_stage *st = NULL;
-#if NT_STAGE
-        nt_stage stage;
-        /* stream_at > 0: checked at each row's start (below) */
-        if (tri && job->stream_at == 0 && nt_init(&stage, &J, tbase)) st = &stage;
-#endif
         size_t n = job->cw;
         if (j0 > 0) {
             r.below = below;
@@ -1080,13 +951,6 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             r.below_c3 = col0_c3;
         }
         for (uint32_t j = j0; j < j1; j++) {
-#if NT_STAGE
-            if (tri && !st && job->stream_at != UINT64_MAX &&
-                8 * (uint64_t)(r.cur - vbase) + 12 * (uint64_t)(r.tri - tbase) + 8 * (uint64_t)(r.seg - sbase) >=
-                    job->stream_at &&
-                nt_init(&stage, &J, r.tri))
-                st = &stage;
-#endif
             rows_at(job, &sr, j, job->ch, 0, n, 1);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
             /* all-solid interior cells (triangles): own c2 only, two triangles */
@@ -1096,7 +960,7 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 continue;
             }
             if (j > 0) {
-                mesh_row(&J, &r, lo, hi, n, j, cols, top, seg, cwise, st);
+                mesh_row(job, &r, lo, hi, n, j, cols, top, seg, cwise);
                 continue;
             }
             for (size_t w = 0; w * 64 < n; w++) {
@@ -1105,15 +969,12 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 while (act) {
                     unsigned bit = ctz64(act);
                     uint32_t i = (uint32_t)(w * 64 + bit);
-                    NT_CHECK(st, &J, &r);
-                    cell_fast(&J, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                    if (!tri && i > 0 && j > 0) seg_cell_interior(job, &r, case_of(lo, hi, i), i, j, cols, top);
+                    else cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
                     act &= act - 1;
                 }
             }
         }
-#if NT_STAGE
-        if (st) nt_flush(st, r.tri, 1);
-#endif
         c->vert = r.cur - vbase;
         c->tri = r.tri - tbase;
         c->seg = r.seg - sbase;
