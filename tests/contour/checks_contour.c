@@ -589,12 +589,12 @@ int wk_check_msq_isa_runs(void) {
     return fails;
 }
 
-/* Long solid stretches (runs of 1..700 cells: longer than the pieces the
- * streaming writer cuts runs into, and outputs of many stage flushes), the
- * outputs at every float offset from a 64-byte line: with
- * WK_STREAM_MIN_BYTES=1 (ctest plain_runner_streaming) every build here
- * writes through the streaming stages (heads, flushes, tails, the parts of
- * every thread count), else through plain stores. */
+/* Long solid stretches (runs of 1..700 cells: many vector blocks per run,
+ * outputs of several hundred KB), the outputs at every float offset from a
+ * 64-byte line, every flag set. ctest plain_runner_streaming reruns it with
+ * WK_STREAM_MIN_BYTES=1, so that a streaming writer (none today: tried and
+ * reverted, see f0e3a0f) would be checked at every head, tail and part
+ * boundary. */
 int wk_check_msq_isa_stream(void) {
     int fails = 0;
     const uint32_t w = 720, h = 26;
