@@ -433,17 +433,18 @@ typedef struct isa_case {
     float iso;
     uint32_t vc, tc, sc; /* bound capacities */
     uint32_t nv, nt, ns; /* exact counts (split 1 uses them) */
+    uint32_t shift;      /* the outputs start this many floats later (0..15) */
 } isa_case;
 
 static size_t isa_case_bytes(const isa_case *c) {
-    return 16 + (size_t)c->vc * 8 + (size_t)c->tc * 12 + (size_t)c->sc * 8;
+    return 16 + 64 + (size_t)c->vc * 8 + (size_t)c->tc * 12 + (size_t)c->sc * 8;
 }
 
 static int isa_run(void *ctx, const wk_exec *exec, uint32_t split, void *out) {
     const isa_case *c = ctx;
     unsigned char *o = out;
     wk_mesh2 m = WK_MESH2_DEFAULTS;
-    m.x = (float *)(void *)(o + 16);
+    m.x = (float *)(void *)(o + 16 + 4 * (size_t)c->shift);
     m.y = m.x + c->vc;
     m.tri = (uint32_t *)(void *)(m.y + c->vc);
     m.seg = m.tri + 3 * (size_t)c->tc;
@@ -457,11 +458,12 @@ static int isa_run(void *ctx, const wk_exec *exec, uint32_t split, void *out) {
     return s;
 }
 
-static int isa_compare(const float *v, uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch,
-                       float iso, uint32_t flags, const char *what) {
+static int isa_compare_at(const float *v, uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint32_t cw,
+                          uint32_t ch, float iso, uint32_t flags, uint32_t shift, const char *what) {
     int fails = 0;
     isa_case c;
     memset(&c, 0, sizeof c);
+    c.shift = shift;
     c.f = field_of(v, w, h, w);
     c.x0 = x0, c.y0 = y0, c.cw = cw, c.ch = ch, c.flags = flags, c.iso = iso;
     wk_msq_bound(cw, ch, flags, &c.vc, &c.tc, &c.sc);
@@ -473,10 +475,15 @@ static int isa_compare(const float *v, uint32_t w, uint32_t h, uint32_t x0, uint
     c.nv = b.m.nvert, c.nt = b.m.ntri, c.ns = b.m.nseg;
     mesh_free(&b);
     char name[160];
-    snprintf(name, sizeof name, "%s %ux%u at (%u,%u) flags %u", what, cw, ch, x0, y0, flags);
+    snprintf(name, sizeof name, "%s %ux%u at (%u,%u) flags %u shift %u", what, cw, ch, x0, y0, flags, shift);
     wk_harness hs = {name, isa_run, &c, isa_case_bytes(&c), 2};
     fails += wk_harness_compare(&hs);
     return fails;
+}
+
+static int isa_compare(const float *v, uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint32_t cw, uint32_t ch,
+                       float iso, uint32_t flags, const char *what) {
+    return isa_compare_at(v, w, h, x0, y0, cw, ch, iso, flags, 0, what);
 }
 
 int wk_check_msq_isa_sizes(void) {
@@ -577,6 +584,39 @@ int wk_check_msq_isa_runs(void) {
         fails += isa_compare(v, w, h, 0, 0, w - 1, h - 1, 0.0f, flags[k], "runs");
         fails += isa_compare(v, w, h, 7, 3, w - 20, h - 9, 0.0f, flags[k], "runs sub");
         fails += isa_compare(v, w, h, 1, 1, 47, 12, 0.3f, flags[k], "runs narrow");
+    }
+    free(v);
+    return fails;
+}
+
+/* Long solid stretches (runs of 1..700 cells: many vector blocks per run,
+ * outputs of several hundred KB), the outputs at every float offset from a
+ * 64-byte line, every flag set. ctest plain_runner_streaming reruns it with
+ * WK_STREAM_MIN_BYTES=1, so that a streaming writer (none today: tried and
+ * reverted, see f0e3a0f) would be checked at every head, tail and part
+ * boundary. */
+int wk_check_msq_isa_stream(void) {
+    int fails = 0;
+    const uint32_t w = 720, h = 26;
+    static const uint32_t lens[] = {63, 64, 65, 127, 128, 129, 191, 300, 700, 1, 17, 250, 80};
+    float *v = malloc(sizeof(float) * w * h);
+    wk_rng r = {77};
+    for (uint32_t y = 0; y < h; y++) {
+        uint32_t len = lens[(y / 2) % COUNT(lens)], gap = 1 + y % 5, period = len + gap;
+        for (uint32_t x = 0; x < w; x++) {
+            int solid = (x + y * 11) % period < len;
+            float a = (float)wk_rng_range(&r, 0.05, 2.0);
+            v[(size_t)y * w + x] = solid ? a : -a;
+        }
+    }
+    v[9 * w + 200] = NAN;  /* one mixed cell inside a long stretch */
+    v[13 * w + 400] = 0.0f; /* exactly iso: solid */
+    const uint32_t T = WK_MSQ_TRIANGLES, S = WK_MSQ_SEGMENTS, C = WK_MSQ_CLOCKWISE;
+    const uint32_t flags[] = {T | S, T | S | C, T, T | C};
+    for (size_t k = 0; k < COUNT(flags); k++) {
+        fails += isa_compare_at(v, w, h, 0, 0, w - 1, h - 1, 0.0f, flags[k], (uint32_t)(5 * k) % 16, "stream");
+        fails += isa_compare_at(v, w, h, 3, 2, w - 9, h - 5, 0.0f, flags[k], (uint32_t)(5 * k + 3) % 16, "stream sub");
+        fails += isa_compare_at(v, w, h, 1, 0, 130, 6, 0.0f, flags[k], (uint32_t)(7 * k + 1) % 16, "stream narrow");
     }
     free(v);
     return fails;
