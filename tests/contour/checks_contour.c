@@ -590,12 +590,9 @@ int wk_check_msq_isa_runs(void) {
 }
 
 /* Long solid stretches (runs of 1..700 cells: many vector blocks per run,
- * outputs of several hundred KB), the outputs at every float offset from a
- * 64-byte line, every flag set. ctest plain_runner_streaming reruns it with
- * WK_STREAM_MIN_BYTES=1, so that a streaming writer (none today: tried and
- * reverted, see f0e3a0f) would be checked at every head, tail and part
- * boundary. */
-int wk_check_msq_isa_stream(void) {
+ * outputs of several hundred KB), the outputs at twelve float offsets from
+ * a 64-byte line, every flag set. */
+int wk_check_msq_isa_long_runs(void) {
     int fails = 0;
     const uint32_t w = 720, h = 26;
     static const uint32_t lens[] = {63, 64, 65, 127, 128, 129, 191, 300, 700, 1, 17, 250, 80};
@@ -614,9 +611,9 @@ int wk_check_msq_isa_stream(void) {
     const uint32_t T = WK_MSQ_TRIANGLES, S = WK_MSQ_SEGMENTS, C = WK_MSQ_CLOCKWISE;
     const uint32_t flags[] = {T | S, T | S | C, T, T | C};
     for (size_t k = 0; k < COUNT(flags); k++) {
-        fails += isa_compare_at(v, w, h, 0, 0, w - 1, h - 1, 0.0f, flags[k], (uint32_t)(5 * k) % 16, "stream");
-        fails += isa_compare_at(v, w, h, 3, 2, w - 9, h - 5, 0.0f, flags[k], (uint32_t)(5 * k + 3) % 16, "stream sub");
-        fails += isa_compare_at(v, w, h, 1, 0, 130, 6, 0.0f, flags[k], (uint32_t)(7 * k + 1) % 16, "stream narrow");
+        fails += isa_compare_at(v, w, h, 0, 0, w - 1, h - 1, 0.0f, flags[k], (uint32_t)(5 * k) % 16, "long runs");
+        fails += isa_compare_at(v, w, h, 3, 2, w - 9, h - 5, 0.0f, flags[k], (uint32_t)(5 * k + 3) % 16, "long runs sub");
+        fails += isa_compare_at(v, w, h, 1, 0, 130, 6, 0.0f, flags[k], (uint32_t)(7 * k + 1) % 16, "long runs narrow");
     }
     free(v);
     return fails;

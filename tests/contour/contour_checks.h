@@ -8,7 +8,7 @@
     X(msq_isa_wide, isa)               \
     X(msq_isa_random, isa)             \
     X(msq_isa_runs, isa)               \
-    X(msq_isa_stream, isa)             \
+    X(msq_isa_long_runs, isa)          \
     X(msq_bad_input, plain)            \
     X(msq_canaries, isa)               \
     X(msq_u8, isa)                     \
