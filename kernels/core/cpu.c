@@ -1,6 +1,5 @@
 /* CPU feature detection: cpuid + xgetbv on x86-64; NEON is mandatory on aarch64. */
 #include <stdatomic.h>
-#include <stdint.h>
 
 #include "wk_core.h"
 
@@ -66,52 +65,6 @@ static unsigned features(void) {
 
 unsigned wk__cpu_isa_mask(void) { return features() & 0xFFu; }
 
-/* Bytes of the largest cache the deterministic-cache-parameters leaf lists
- * (leaf 4 on Intel, 0x8000001D on AMD; same layout), 0 when it has none. */
-static size_t last_level_cache_bytes(void) {
-    unsigned leaf = 4, eax, ebx, ecx, edx;
-    __cpuid(0, eax, ebx, ecx, edx);
-    if (ebx == 0x68747541u) { /* "Auth"enticAMD */
-        __cpuid(0x80000000u, eax, ebx, ecx, edx);
-        if (eax < 0x8000001Du) return 0;
-        leaf = 0x8000001Du;
-    } else if (eax < 4) {
-        return 0;
-    }
-    size_t best = 0;
-    for (unsigned i = 0; i < 16; i++) {
-        __cpuid_count(leaf, i, eax, ebx, ecx, edx);
-        if ((eax & 31) == 0) break; /* no more caches */
-        size_t ways = (ebx >> 22) + 1, parts = ((ebx >> 12) & 0x3FF) + 1, line = (ebx & 0xFFF) + 1;
-        size_t bytes = ways * parts * line * ((size_t)ecx + 1);
-        if (bytes > best) best = bytes;
-    }
-    return best;
-}
-
-/* Past the last-level cache, stores that skip it (no read for ownership)
- * write about twice as fast; below it they are slower, and the output would
- * have stayed cached for whoever reads it next. WK_STREAM_MIN_BYTES in the
- * environment sets the threshold, so that tests reach the streaming paths
- * with small outputs. Read once; racing first calls store the same value. */
-static atomic_size_t stream_min_bytes;
-
-size_t wk__stream_min_bytes(void) {
-    size_t v = atomic_load_explicit(&stream_min_bytes, memory_order_relaxed);
-    if (!v) {
-        const char *env = getenv("WK_STREAM_MIN_BYTES");
-        size_t llc = last_level_cache_bytes();
-        v = llc ? llc : SIZE_MAX;
-        if (env && *env) {
-            char *end;
-            unsigned long long n = strtoull(env, &end, 10);
-            if (*end == 0) v = n ? (size_t)n : 1;
-        }
-        atomic_store_explicit(&stream_min_bytes, v, memory_order_relaxed);
-    }
-    return v;
-}
-
 int wk__cpu_has_avx512vbmi(void) { return (features() >> 8) & 1; }
 
 #elif defined(__aarch64__) || defined(_M_ARM64)
@@ -121,11 +74,7 @@ unsigned wk__cpu_isa_mask(void) { return (1u << WK_ISA_SCALAR) | (1u << WK_ISA_N
 
 int wk__cpu_has_avx512vbmi(void) { return 0; }
 
-/* The NEON paths have no streaming stores. */
-size_t wk__stream_min_bytes(void) { return SIZE_MAX; }
-
 #else
 unsigned wk__cpu_isa_mask(void) { return 1u << WK_ISA_SCALAR; }
 int wk__cpu_has_avx512vbmi(void) { return 0; }
-size_t wk__stream_min_bytes(void) { return SIZE_MAX; }
 #endif

@@ -36,11 +36,6 @@ unsigned wk__cpu_isa_mask(void);
  * environment does not hide it (WK_AVX512_VBMI=0). */
 int wk__cpu_has_avx512vbmi(void);
 
-/* Output bytes of one call at or above which x86 kernels may write with
- * non-temporal (streaming) stores: the last-level cache's size, or
- * WK_STREAM_MIN_BYTES from the environment (tests). SIZE_MAX: never. */
-size_t wk__stream_min_bytes(void);
-
 /* The dispatch variant for the process cap lowered by a per-call cap. */
 wk__variant wk__variant_for(wk_isa call_cap);
 
