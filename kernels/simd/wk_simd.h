@@ -25,7 +25,6 @@
  *   (added for spline)
  *   wk_vm wk_vf_lt(a, b)      ordered a < b (false when either is NaN), no exception
  *   wk_vf wk_vf_gather(base, idx)  base[idx[lane]] per lane; idx signed, every lane valid
- *   wk_vf wk_vf_u32_mul_f64(k, r)  (float)((double)k[lane] * r), k < 2^31, round to nearest
  *   (added for erosion)
  *   wk_vm wk_vf_gt(a, b)      a > b, ordered (false where either is NaN)
  *   wk_vf wk_vf_add_mask(a, m, b)  m ? a + b : a (unselected lanes keep a's bits)

@@ -95,12 +95,6 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) {
 /* ---- added for spline ---- */
 static inline wk_vm wk_vf_lt(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LT_OQ)); }
 static inline wk_vf wk_vf_gather(const float *base, wk_vi idx) { return _mm256_i32gather_ps(base, idx, 4); }
-static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
-    const __m256d vr = _mm256_set1_pd(r);
-    __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(k)), vr));
-    __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(k, 1)), vr));
-    return _mm256_set_m128(hi, lo);
-}
 /* ---- added for erosion ---- */
 /* a > b per lane (ordered: false where either is NaN). */
 static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }

@@ -95,12 +95,6 @@ static inline uint32_t wk_vi_hmax_s(wk_vi a) { return (uint32_t)_mm512_reduce_ma
 /* ---- added for spline ---- */
 static inline wk_vm wk_vf_lt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 static inline wk_vf wk_vf_gather(const float *base, wk_vi idx) { return _mm512_i32gather_ps(idx, base, 4); }
-static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
-    const __m512d vr = _mm512_set1_pd(r);
-    __m256 lo = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(k)), vr));
-    __m256 hi = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(k, 1)), vr));
-    return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
-}
 /* ---- added for erosion ---- */
 /* a > b per lane (ordered: false where either is NaN). */
 static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }

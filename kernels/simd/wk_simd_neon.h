@@ -101,12 +101,6 @@ static inline wk_vf wk_vf_gather(const float *base, wk_vi idx) {
     r = vld1q_lane_f32(base + (int32_t)vgetq_lane_u32(idx, 3), r, 3);
     return r;
 }
-static inline wk_vf wk_vf_u32_mul_f64(wk_vi k, double r) {
-    int32x4_t ki = vreinterpretq_s32_u32(k);
-    float64x2_t lo = vmulq_n_f64(vcvtq_f64_s64(vmovl_s32(vget_low_s32(ki))), r);
-    float64x2_t hi = vmulq_n_f64(vcvtq_f64_s64(vmovl_high_s32(ki)), r);
-    return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
-}
 /* ---- added for erosion ---- */
 /* a > b per lane (ordered: false where either is NaN). */
 static inline wk_vm wk_vf_gt(wk_vf a, wk_vf b) { return vcgtq_f32(a, b); }

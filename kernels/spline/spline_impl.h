@@ -110,7 +110,8 @@ static inline float wk__cr_value(const float *p, uint32_t n, uint32_t mode, floa
 }
 
 /* Position of evenly spaced sample k of m: (float)k / (float)(m - 1), also
- * computed as (float)((double)k * (1.0 / (m - 1))) by the vector paths. The
+ * computed as (float)((double)k * (1.0 / (m - 1))) by the vector paths' scalar
+ * segment searches (spline_simd.c, even_segment). The
  * two agree for every k <= m - 1 < 2^24: k / d (d = m - 1) is never within
  * a relative 2^-49 of a float rounding boundary (a midpoint M / 2^E, M odd
  * of 25 bits, would need |k 2^E - d M| >= 1 over d 2^E, which is at least

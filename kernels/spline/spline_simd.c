@@ -152,24 +152,25 @@ WK_INLINE cr_coef coeffs_halved(cr_coef c) {
 }
 
 /* Positions t = s * (n - 1) of evenly spaced samples, s = k / (m - 1) as the
- * reference rounds it: for m <= WK__CR_FMA_MAX_M from float lanes k (kept
- * exact, < 2^22) by the fused two-term product of spline_impl.h, else by
- * the double product. */
+ * reference rounds it, from float lanes k (exact: k < m <= 2^24): for m <=
+ * WK__CR_FMA_MAX_M by the fused two-term product of spline_impl.h, else by
+ * the reference's own division (r: the scalar segment searches' double
+ * reciprocal). */
 typedef struct even_pos {
-    wk_vf rh, rl, seg;
+    wk_vf rh, rl, d, seg;
     double r;
 } even_pos;
 
-WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf, uint32_t kbase, wk_vi lanes) {
-    wk_vf s = fma_pos ? wk_vf_fma(kf, e->rh, wk_vf_mul(kf, e->rl))
-                      : wk_vf_u32_mul_f64(wk_vi_add(wk_vi_set1(kbase), lanes), e->r);
+WK_INLINE wk_vf even_t(const even_pos *e, int fma_pos, wk_vf kf) {
+    wk_vf s = fma_pos ? wk_vf_fma(kf, e->rh, wk_vf_mul(kf, e->rl)) : wk_vf_div(kf, e->d);
     return wk_vf_mul(s, e->seg);
 }
 
 WK_INLINE even_pos even_pos_for(uint32_t m, uint32_t n, int fma_pos) {
     float rh = 0.0f, rl = 0.0f;
     if (fma_pos) wk__cr_even_split(m, &rh, &rl);
-    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(n - 1)), 1.0 / (double)(m - 1)};
+    const even_pos e = {wk_vf_set1(rh), wk_vf_set1(rl), wk_vf_set1((float)(m - 1)), wk_vf_set1((float)(n - 1)),
+                        1.0 / (double)(m - 1)};
     return e;
 }
 
@@ -182,7 +183,7 @@ WK_INLINE void block_positions(const even_pos *e, int fma_pos, uint32_t lo, uint
     wk_vf kf = wk_vf_add(wk_vf_set1((float)kb), wk_vf_from_vi_s(lanes));
     for (size_t q = 0; q < bn; q += WK_W) {
         wk_vi idx;
-        wk_vf t = even_t(e, fma_pos, kf, kb + (uint32_t)q, lanes);
+        wk_vf t = even_t(e, fma_pos, kf);
         wk_vf f = segment_of(t, (float)lo, (float)hi, lo, hi, &idx);
         wk_vf_storeu(ub + q, wk_vf_sub(t, f));
         wk_vi_storeu(ib + q, idx);
@@ -243,21 +244,21 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
                 const wk_vf fw2 = wk_vf_set1((float)(2 * WK_W));
                 wk_vf kf2 = wk_vf_add(kf, fw);
                 for (; q + 2 * WK_W <= run_end; q += 2 * WK_W) {
-                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
-                    wk_vf t2 = even_t(&e, fma_pos, kf2, k0 + (uint32_t)q + WK_W, lanes);
+                    wk_vf t = even_t(&e, fma_pos, kf);
+                    wk_vf t2 = even_t(&e, fma_pos, kf2);
                     wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
                     wk_vf_storeu(out + q + WK_W, horner_half(ch, wk_vf_sub(t2, fcur)));
                     kf = wk_vf_add(kf, fw2);
                     kf2 = wk_vf_add(kf2, fw2);
                 }
                 for (; q + WK_W <= run_end; q += WK_W) {
-                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf t = even_t(&e, fma_pos, kf);
                     wk_vf_storeu(out + q, horner_half(ch, wk_vf_sub(t, fcur)));
                     kf = wk_vf_add(kf, fw);
                 }
             } else {
                 for (; q + WK_W <= run_end; q += WK_W) {
-                    wk_vf t = even_t(&e, fma_pos, kf, k0 + (uint32_t)q, lanes);
+                    wk_vf t = even_t(&e, fma_pos, kf);
                     wk_vf_storeu(out + q, horner(cc, wk_vf_sub(t, fcur)));
                     kf = wk_vf_add(kf, fw);
                 }
@@ -265,7 +266,7 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
             if (q >= count) break;
             size_t w = count - q < WK_W ? count - q : WK_W;
             uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
-            wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+            wk_vf t = even_t(&e, fma_pos, kf), value;
             if (kl < k_next) { /* the tail, inside the run */
                 value = horner(cc, wk_vf_sub(t, fcur));
             } else { /* segments hold > W samples here: the vector ends in the next one */
@@ -281,7 +282,7 @@ WK_INLINE void cr_even_impl(const float *p, uint32_t n, uint32_t mode, uint32_t 
     for (size_t q = 0; q < count; q += WK_W) {
         size_t w = count - q < WK_W ? count - q : WK_W;
         uint32_t kf0 = k0 + (uint32_t)q, kl = kf0 + (uint32_t)w - 1;
-        wk_vf t = even_t(&e, fma_pos, kf, kf0, lanes), value;
+        wk_vf t = even_t(&e, fma_pos, kf), value;
         uint32_t i_last = even_segment(kl, r, seg, flo, fhi, lo);
         if (i_last == cur) value = horner(cc, wk_vf_sub(t, wk_vf_set1((float)cur)));
         else {

@@ -82,7 +82,8 @@ int wk_check_spline_even_positions_fma(void) {
 }
 
 /* Long evenly spaced runs on every ISA against the reference: m at both
- * sides of 2^22 (the fused positions up to it, the double product above),
+ * sides of 2^22 (the fused positions up to it, the division above) and at
+ * the largest m (k up to 2^24 - 1),
  * chunk starts inside runs, and curves whose coefficients overflow (the
  * NaN step of non-finite segments inside dense runs). */
 int wk_check_spline_cr_even_long(void) {
@@ -90,7 +91,7 @@ int wk_check_spline_cr_even_long(void) {
     wk_rng rng = {77};
     int isas[WK_ISA_COUNT];
     int nisa = wk_supported_isas(isas);
-    const uint32_t ms[] = {1u << 22, (1u << 22) + 1, 100003};
+    const uint32_t ms[] = {1u << 22, (1u << 22) + 1, 100003, 1u << 24};
     for (size_t b = 0; b < COUNT(ms); b++) {
         uint32_t m = ms[b], n = b == 2 ? 13 : 64, mode = (uint32_t)(b & 1);
         float *p = sp_alloc((size_t)n * sizeof *p), *ref = sp_alloc((size_t)m * sizeof *ref);
