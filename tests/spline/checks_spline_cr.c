@@ -577,9 +577,8 @@ int wk_check_spline_cr_edges(void) {
                 const size_t stride = m + extras[ei], len = (size_t)curves * stride;
                 /* room for the offset, both outputs of sample2, guards */
                 const size_t total = 16 + 2 * len + 32;
-                float *ref = aligned_alloc(64, (total * sizeof(float) + 63) & ~(size_t)63);
-                float *got = aligned_alloc(64, (total * sizeof(float) + 63) & ~(size_t)63);
-                if (!ref || !got) abort();
+                wk_buf rb = wk_buf_new(total, 0), gb = wk_buf_new(total, 0); /* 64-byte aligned */
+                float *ref = rb.p, *got = gb.p;
                 for (uint32_t off = 0; off < 16; off++) {
                     const int two = (off & 1) != 0; /* odd offsets through wk_spline_cr_sample2 */
                     float *ro = ref + off, *go = got + off;
@@ -602,8 +601,8 @@ int wk_check_spline_cr_edges(void) {
                                         two ? "sample2" : "sample", th);
                         }
                 }
-                free(ref);
-                free(got);
+                wk_buf_free(&rb);
+                wk_buf_free(&gb);
             }
         free(p);
     }
