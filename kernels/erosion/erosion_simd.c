@@ -201,12 +201,6 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     }
 }
 
-static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
-                  uint8_t *const *masks) {
-    size_t k = 0;
-    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k);
-    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k);
-}
 #elif defined(WK_SIMD_AVX2)
 /* AVX2: the rows of one call go down a column of 8 cells together, as on
  * AVX-512, direction by direction, so that the two rows' chains of dependent
@@ -324,7 +318,8 @@ WK_INLINE void share_finish(float *const *s, float *const *p, float talus, __m25
 /* (Software-pipelining by one column, as on AVX-512, measured no faster
  * here: it only adds register copies.) */
 WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
-                          float *const *p) {
+                          float *const *p, uint8_t *const *masks) {
+    (void)masks; /* AVX2 recomputes the height tests in pass 2 */
     const __m256i den8 = _mm256_loadu_si256((const __m256i *)(const void *)DEN8_BITS),
                   count8 = _mm256_loadu_si256((const __m256i *)(const void *)COUNT8_BITS);
     const float *hl[WK__EROSION_MAX_ROWS + 2];
@@ -346,13 +341,6 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     }
 }
 
-static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
-                  uint8_t *const *masks) {
-    (void)masks;
-    size_t k = 0;
-    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k);
-    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k);
-}
 #else
 /* One neighbour k of pass 1: d = hc - hn; lanes with d > talus add d and 1. */
 #define SHARE_STEP(hn_ptr)                                   \
@@ -397,6 +385,18 @@ static void share(const float *const *h, size_t rows, size_t n, float talus, flo
 }
 #endif
 
+#if MASK_BYTES_PATH || defined(WK_SIMD_AVX2)
+/* The rows of a driver step in pairs, a last odd row alone: each call's row
+ * count is a compile-time constant, so that the row loops unroll and the
+ * loaded rows stay in registers. */
+static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
+                  uint8_t *const *masks) {
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k);
+    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k);
+}
+#endif
+
 /* ------------------------------------------------------------- pass 2 */
 
 #if MASK_BYTES_PATH
@@ -413,8 +413,9 @@ WK_INLINE wk_vf load_span(const float *s, size_t i, size_t n) {
 /* The rows of one call go down each column of 16 cells together: each share
  * row is loaded and shifted left and right once for the up to three rows
  * that read it. */
-WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, const float *const *pp,
-                           size_t rows, size_t n, float *const *outp) {
+WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const uint8_t *const *mrp,
+                           const float *const *pp, size_t rows, size_t n, float talus, float *const *outp) {
+    (void)h, (void)talus; /* the mask bytes hold the height tests */
     const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
     const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
     float *out[WK__EROSION_MAX_ROWS];
@@ -461,13 +462,6 @@ WK_INLINE void gather_rows(const float *const *shp, const uint8_t *const *mrp, c
     }
 }
 
-static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
-                   size_t rows, size_t n, float talus, float *const *out) {
-    (void)h, (void)talus;
-    size_t k = 0;
-    for (; k + 2 <= rows; k += 2) gather_rows(sh + k, m + k, p + k, 2, n, out + k);
-    if (k < rows) gather_rows(sh + k, m + k, p + k, 1, n, out + k);
-}
 #elif defined(WK_SIMD_AVX2)
 /* AVX2: the rows of one call go down a column of 8 cells together: each
  * height and share row is loaded once per column (at i-1, i, i+1) for the up
@@ -521,25 +515,19 @@ WK_INLINE void gather_col(const float *const *h, const float *const *sh, const f
         wk_vf_store_n(out[k] + i, _mm256_add_ps(wk_vf_load_n(p[k] + i, m), r[k]), m);
 }
 
-static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
-                   size_t rows, size_t n, float talus, float *const *out) {
-    (void)m;
-    size_t k = 0;
-    for (; k < rows; k += 2) {
-        const size_t r = rows - k >= 2 ? 2 : 1;
-        const float *hl[WK__EROSION_MAX_ROWS + 2], *sl[WK__EROSION_MAX_ROWS + 2], *pl[WK__EROSION_MAX_ROWS];
-        float *ol[WK__EROSION_MAX_ROWS];
-        for (size_t q = 0; q < r + 2; q++) hl[q] = h[k + q], sl[q] = sh[k + q];
-        for (size_t q = 0; q < r; q++) pl[q] = p[k + q], ol[q] = out[k + q];
-        size_t i = 0;
-        if (r == 2) {
-            for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, 2, i, 8);
-            if (i < n) gather_col(hl, sl, pl, talus, ol, 2, i, n - i);
-        } else {
-            for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, 1, i, 8);
-            if (i < n) gather_col(hl, sl, pl, talus, ol, 1, i, n - i);
-        }
-    }
+WK_INLINE void gather_rows(const float *const *h, const float *const *sh, const uint8_t *const *m,
+                           const float *const *p, size_t rows, size_t n, float talus, float *const *out) {
+    (void)m; /* AVX2 recomputes the height tests */
+    /* this step's row pointers in local arrays, indexed by constants in gather_col */
+    const float *hl[WK__EROSION_MAX_ROWS + 2], *sl[WK__EROSION_MAX_ROWS + 2], *pl[WK__EROSION_MAX_ROWS];
+    float *ol[WK__EROSION_MAX_ROWS];
+#pragma GCC unroll 8
+    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q], sl[q] = sh[q];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) pl[k] = p[k], ol[k] = out[k];
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, rows, i, 8);
+    if (i < n) gather_col(hl, sl, pl, talus, ol, rows, i, n - i);
 }
 #else
 /* One neighbour of pass 2: lanes whose neighbour is higher by more than
@@ -574,6 +562,16 @@ static void gather(const float *const *h, const float *const *sh, const uint8_t 
         float *outk = out[k];
         WK_VECTOR_LOOP(n, gather_vec, hup, hmid, hdn, sup, smid, sdn, pk, talus, outk);
     }
+}
+#endif
+
+#if MASK_BYTES_PATH || defined(WK_SIMD_AVX2)
+/* The rows of a driver step in pairs, as for pass 1 (share). */
+static void gather(const float *const *h, const float *const *sh, const uint8_t *const *m, const float *const *p,
+                   size_t rows, size_t n, float talus, float *const *out) {
+    size_t k = 0;
+    for (; k + 2 <= rows; k += 2) gather_rows(h + k, sh + k, m + k, p + k, 2, n, talus, out + k);
+    if (k < rows) gather_rows(h + k, sh + k, m + k, p + k, 1, n, talus, out + k);
 }
 #endif
 
