@@ -14,11 +14,14 @@
  * bytes as mesh_sparse written with plain stores (warm and cold buffers;
  * plain C loops, built for the baseline target: 16-byte stores on x86-64);
  * mesh_sparse_memset: the same bytes by the C library's memset, its widest
- * stores (the fastest way this machine writes them),
+ * stores (the fastest way this machine writes them); mesh_sparse_store at
+ * 4096^2 also on two threads (each writes half of every array), the
+ * yardstick of the mesh's two-thread scaling,
  * the baseline of the mesh goal (a build within 1.5x of it). Output
  * buffers hold the exact counts (a count pass runs first, as for any caller
  * that does not pass wk_msq_bound capacities), except at 256^2 (a chunk),
  * where they have wk_msq_bound capacities and the build is one pass. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +230,38 @@ static void bm_build(wk_bench_state *st, void *vctx) {
     mesh_release(&out);
 }
 
+/* One thread's share of the plain-store baseline: part `part` of `parts`
+ * equal index ranges of each output array. */
+typedef struct store_part {
+    const wk_mesh2 *m;
+    size_t nv, ni, ns;
+    int part, parts, fill;
+    uint32_t round;
+} store_part;
+
+static void *store_part_run(void *arg) {
+    const store_part *p = arg;
+    size_t v0 = p->nv * (size_t)p->part / (size_t)p->parts, v1 = p->nv * (size_t)(p->part + 1) / (size_t)p->parts;
+    size_t i0 = p->ni * (size_t)p->part / (size_t)p->parts, i1 = p->ni * (size_t)(p->part + 1) / (size_t)p->parts;
+    size_t s0 = p->ns * (size_t)p->part / (size_t)p->parts, s1 = p->ns * (size_t)(p->part + 1) / (size_t)p->parts;
+    float *x = p->m->x, *y = p->m->y;
+    uint32_t *t = p->m->tri, *g = p->m->seg, round = p->round;
+    if (p->fill) {
+        memset(x + v0, (int)(round & 255), (v1 - v0) * sizeof *x);
+        memset(y + v0, (int)(round & 255), (v1 - v0) * sizeof *y);
+        memset(t + i0, (int)(round & 255), (i1 - i0) * sizeof *t);
+        memset(g + s0, (int)(round & 255), (s1 - s0) * sizeof *g);
+    } else {
+        /* no conversions in the loops: they run at store speed */
+        const float fx = (float)round, fy = (float)round + 0.5f;
+        for (size_t k = v0; k < v1; k++) x[k] = fx;
+        for (size_t k = v0; k < v1; k++) y[k] = fy;
+        for (size_t k = i0; k < i1; k++) t[k] = (uint32_t)k + round;
+        for (size_t k = s0; k < s1; k++) g[k] = (uint32_t)k ^ round;
+    }
+    return NULL;
+}
+
 /* The plain-store baseline of a mesh build: the same output bytes as the
  * build of c (its vertex x, y and triangle and segment indices, counts from
  * the scalar build) written with plain stores into buffers of the same
@@ -265,20 +300,18 @@ static void bm_store(wk_bench_state *st, void *vctx) {
     while (wk_bench_keep_running(st)) {
         if (evict) evict_caches(st, evict);
         round++;
-        float *x = m.x, *y = m.y;
-        uint32_t *t = m.tri, *g = m.seg;
-        if (c->fill) {
-            memset(x, (int)(round & 255), nv * sizeof *x);
-            memset(y, (int)(round & 255), nv * sizeof *y);
-            memset(t, (int)(round & 255), ni * sizeof *t);
-            memset(g, (int)(round & 255), ns * sizeof *g);
-        } else {
-            /* no conversions in the loops: they run at store speed */
-            const float fx = (float)round, fy = (float)round + 0.5f;
-            for (size_t k = 0; k < nv; k++) x[k] = fx;
-            for (size_t k = 0; k < nv; k++) y[k] = fy;
-            for (size_t k = 0; k < ni; k++) t[k] = (uint32_t)k + round;
-            for (size_t k = 0; k < ns; k++) g[k] = (uint32_t)k ^ round;
+        store_part halves[2];
+        int parts = c->threads == 2 ? 2 : 1;
+        for (int h = 0; h < parts; h++) {
+            store_part sp = {&m, nv, ni, ns, h, parts, c->fill, round};
+            halves[h] = sp;
+        }
+        pthread_t second;
+        int spawned = parts == 2 && pthread_create(&second, NULL, store_part_run, &halves[1]) == 0;
+        store_part_run(&halves[0]);
+        if (parts == 2) {
+            if (spawned) pthread_join(second, NULL);
+            else store_part_run(&halves[1]);
         }
         wk_bench_do_not_optimize(m.x);
         wk_bench_do_not_optimize(m.tri);
@@ -471,6 +504,18 @@ void wk_bench_register_contour(void) {
             snprintf(name, sizeof name, "contour/%s/plain/%ux%u/t1", c->kernel, c->n, c->n);
             wk_bench_register(name, bm_store, c, 1);
         }
+    /* the warm plain stores on two threads (each writes half of every
+     * array): what two threads can gain on writing the mesh's bytes */
+    {
+        bcase *c = &cases[nc++];
+        c->kernel = "mesh_sparse_store";
+        c->n = sizes[2];
+        c->flags = WK_MSQ_TRIANGLES | WK_MSQ_SEGMENTS;
+        c->isa = WK_ISA_SCALAR;
+        c->threads = 2;
+        snprintf(name, sizeof name, "contour/%s/plain/%ux%u/t2", c->kernel, c->n, c->n);
+        wk_bench_register(name, bm_store, c, 2);
+    }
     const char *chain_kernels[] = {"chains", "simplify_greedy", "simplify_rdp"};
     for (int k = 0; k < 3; k++)
         for (int dense = 0; dense < 2; dense++) {
