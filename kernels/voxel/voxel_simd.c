@@ -147,21 +147,46 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
     __m512i face = _mm512_set1_epi64(6);
     __mmask8 jump = todo & outside, slow = 0;
     if (jump) {
-        /* the latest entry plane among the axes outside (key order: on equal s the later axis) */
+        /* the latest entry plane among the axes outside (key order: on equal s the
+         * later axis), chosen by the estimates num * (1/d) as the walk chooses its exit
+         * planes (see walk_step): a lane with another candidate within the margin
+         * is set up by wk__voxel_begin (exact keys), a finite tmax divides the
+         * chosen plane's exact quotient for the test below, and elsewhere the
+         * other axes are placed from the estimate (within 3 ulp of the quotient,
+         * far inside the position test's margin) */
         __m512d es = zd;
         __m512i ea = _mm512_setzero_si512(), eP = _mm512_setzero_si512();
-        __mmask8 got = 0;
+        __mmask8 got = 0, oam[3];
         __m512i P[3];
+        __m512d numa[3], esta[3];
         for (int a = 0; a < 3; a++) {
             __mmask8 oa = jump & (below[a] | above[a]);
             P[a] = _mm512_mask_mov_epi64(HI[a], below[a], LO[a]);
-            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
-            __m512d s = _mm512_maskz_div_pd(oa, num, _mm512_mask_mov_pd(_mm512_set1_pd(1.0), oa, d[a]));
+            numa[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
+            __m512d s = _mm512_maskz_mul_pd(oa, numa[a], inv[a]);
             __mmask8 take = oa & ((__mmask8)~got | _mm512_cmp_pd_mask(s, es, _CMP_GE_OQ));
             es = _mm512_mask_mov_pd(es, take, s);
             ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
             eP = _mm512_mask_mov_epi64(eP, take, P[a]);
             got |= oa;
+            oam[a] = oa;
+            esta[a] = s;
+        }
+        {
+            const __m512d nearv = _mm512_sub_pd(es, _mm512_mul_pd(es, _mm512_set1_pd(WK__VOXEL_REL_MARGIN)));
+            __mmask8 tie = 0;
+            for (int a = 0; a < 3; a++)
+                tie |= _mm512_mask_cmp_pd_mask(oam[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)),
+                                               esta[a], nearv, _CMP_GE_OQ);
+            slow |= tie;
+            jump &= (__mmask8)~tie;
+            __mmask8 fx = jump & _mm512_cmp_pd_mask(limit, inf, _CMP_NEQ_UQ);
+            if (fx) {
+                __mmask8 e1 = _mm512_cmpeq_epi64_mask(ea, one), e2 = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(2));
+                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(numa[0], e1, numa[1]), e2, numa[2]);
+                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], e1, d[1]), e2, d[2]);
+                es = _mm512_mask_div_pd(es, fx, nsel, dsel);
+            }
         }
         __mmask8 far = jump & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, len), limit, _CMP_LE_OQ);
         miss |= far;
