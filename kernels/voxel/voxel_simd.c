@@ -147,21 +147,46 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
     __m512i face = _mm512_set1_epi64(6);
     __mmask8 jump = todo & outside, slow = 0;
     if (jump) {
-        /* the latest entry plane among the axes outside (key order: on equal s the later axis) */
+        /* the latest entry plane among the axes outside (key order: on equal s the
+         * later axis), chosen by the estimates num * (1/d) as the walk chooses its exit
+         * planes (see walk_step): a lane with another candidate within the margin
+         * is set up by wk__voxel_begin (exact keys), a finite tmax divides the
+         * chosen plane's exact quotient for the test below, and elsewhere the
+         * other axes are placed from the estimate (within 3 ulp of the quotient,
+         * far inside the position test's margin) */
         __m512d es = zd;
         __m512i ea = _mm512_setzero_si512(), eP = _mm512_setzero_si512();
-        __mmask8 got = 0;
+        __mmask8 got = 0, oam[3];
         __m512i P[3];
+        __m512d numa[3], esta[3];
         for (int a = 0; a < 3; a++) {
             __mmask8 oa = jump & (below[a] | above[a]);
             P[a] = _mm512_mask_mov_epi64(HI[a], below[a], LO[a]);
-            __m512d num = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
-            __m512d s = _mm512_maskz_div_pd(oa, num, _mm512_mask_mov_pd(_mm512_set1_pd(1.0), oa, d[a]));
+            numa[a] = _mm512_sub_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(P[a]), _mm512_set1_pd(0.25)), o[a]);
+            __m512d s = _mm512_maskz_mul_pd(oa, numa[a], inv[a]);
             __mmask8 take = oa & ((__mmask8)~got | _mm512_cmp_pd_mask(s, es, _CMP_GE_OQ));
             es = _mm512_mask_mov_pd(es, take, s);
             ea = _mm512_mask_mov_epi64(ea, take, _mm512_set1_epi64(a));
             eP = _mm512_mask_mov_epi64(eP, take, P[a]);
             got |= oa;
+            oam[a] = oa;
+            esta[a] = s;
+        }
+        {
+            const __m512d nearv = _mm512_sub_pd(es, _mm512_mul_pd(es, _mm512_set1_pd(WK__VOXEL_REL_MARGIN)));
+            __mmask8 tie = 0;
+            for (int a = 0; a < 3; a++)
+                tie |= _mm512_mask_cmp_pd_mask(oam[a] & (__mmask8)~_mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(a)),
+                                               esta[a], nearv, _CMP_GE_OQ);
+            slow |= tie;
+            jump &= (__mmask8)~tie;
+            __mmask8 fx = jump & _mm512_cmp_pd_mask(limit, inf, _CMP_NEQ_UQ);
+            if (fx) {
+                __mmask8 e1 = _mm512_cmpeq_epi64_mask(ea, one), e2 = _mm512_cmpeq_epi64_mask(ea, _mm512_set1_epi64(2));
+                __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(numa[0], e1, numa[1]), e2, numa[2]);
+                __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], e1, d[1]), e2, d[2]);
+                es = _mm512_mask_div_pd(es, fx, nsel, dsel);
+            }
         }
         __mmask8 far = jump & (__mmask8)~_mm512_cmp_pd_mask(_mm512_mul_pd(es, len), limit, _CMP_LE_OQ);
         miss |= far;
@@ -359,11 +384,12 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
          * lane that entered another chunk can have left them. Inside: the
          * chunk's offset r from lo is below nb, unsigned. */
         __m512i r[3];
-        __mmask8 in = changed;
+        __mmask8 ina[3];
         for (int a = 0; a < 3; a++) {
             r[a] = _mm512_sub_epi64(_mm512_srai_epi64(q[a], 6), clo[a]);
-            in = _mm512_mask_cmplt_epu64_mask(in, r[a], nb[a]);
+            ina[a] = _mm512_cmplt_epu64_mask(r[a], nb[a]); /* the three compares side by side */
         }
+        __mmask8 in = changed & ina[0] & ina[1] & ina[2];
         done |= changed & (__mmask8)~in;
         live &= (__mmask8)~(changed & (__mmask8)~in);
         changed = in;
@@ -371,13 +397,15 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
             /* chunk lookups where a lane entered another chunk */
             if (w->dir) {
                 /* the directory (lanes are inside the bounds, which it contains) */
-                const __m512i dn[2] = {_mm512_set1_epi64((int64_t)w->dn[0]), _mm512_set1_epi64((int64_t)w->dn[1])};
+                /* 2 i = r2 (2 dn0 dn1) + r1 (2 dn0) + 2 r0: the two products side by side */
+                const __m512i s2 = _mm512_set1_epi64((int64_t)(2 * w->dn[0] * w->dn[1])),
+                              s1 = _mm512_set1_epi64((int64_t)(2 * w->dn[0]));
                 const wk__vdirent *base = wk__vdir_get(w, w->lo[0], w->lo[1], w->lo[2]);
-                __m512i i = _mm512_add_epi64(_mm512_mullo_epi64(r[2], dn[1]), r[1]);
-                i = _mm512_add_epi64(_mm512_mullo_epi64(i, dn[0]), r[0]);
+                __m512i i2 = _mm512_add_epi64(_mm512_add_epi64(_mm512_mullo_epi64(r[2], s2), _mm512_mullo_epi64(r[1], s1)),
+                                              _mm512_add_epi64(r[0], r[0]));
                 /* entry i's word c: the chunk's address, its group-pair summary and the
                  * empty-pair bit (see WK__VDIR_GPAIRS): all the walk needs, one load */
-                p->chunk = _mm512_mask_i64gather_epi64(p->chunk, changed, _mm512_slli_epi64(i, 1), (const void *)base, 8);
+                p->chunk = _mm512_mask_i64gather_epi64(p->chunk, changed, i2, (const void *)base, 8);
             } else {
                 for (int a = 0; a < 3; a++) _mm512_store_si512((void *)tc[a], _mm512_add_epi64(r[a], clo[a]));
                 for (unsigned m = changed; m; m &= m - 1) {
@@ -415,7 +443,9 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
     __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
     gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
     gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
-    __mmask8 gnear = _mm512_mask_test_epi64_mask(hasg, chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
+    /* within hasg: a set group-pair bit makes the top byte nonzero (tested on
+     * live, side by side with hasg) */
+    __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
     s->occ = _mm512_mask_i64gather_epi64(zero, gnear, gaddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;
@@ -440,11 +470,13 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i chunk = p->chunk;
     const __mmask8 hasg = s->hasg;
     const __m512i gaddr = s->gaddr, occ = s->occ;
-    __mmask8 hasocc = hasg & _mm512_cmpneq_epi64_mask(occ, zero);
+    __mmask8 hasocc = _mm512_mask_cmpneq_epi64_mask(hasg, occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
-    __mmask8 occbit = hasocc & _mm512_test_epi64_mask(_mm512_srlv_epi64(occ, bb), one);
+    /* within hasocc: occ is 0 outside gnear (the gather's zeros), so a set bit
+     * means occ != 0 (tested side by side with hasocc) */
+    __mmask8 occbit = _mm512_mask_test_epi64_mask(hasg, _mm512_srlv_epi64(occ, bb), one);
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
     const __mmask8 gnear = s->gnear; /* within hasg */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
@@ -556,9 +588,11 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         }
         /* the first smallest estimate (est of a still axis: +inf) */
         __mmask8 t1 = _mm512_cmp_pd_mask(est[1], est[0], _CMP_LT_OQ);
-        __m512d best = _mm512_mask_mov_pd(est[0], t1, est[1]);
-        __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best, _CMP_LT_OQ);
-        best = _mm512_mask_mov_pd(best, t2, est[2]);
+        /* min(a, b) is a < b ? a : b (b on equal, -0 and NaN included): the same
+         * value as the selections by t1 and t2, off the masks' latency */
+        __m512d best01 = _mm512_min_pd(est[1], est[0]);
+        __mmask8 t2 = _mm512_cmp_pd_mask(est[2], best01, _CMP_LT_OQ);
+        __m512d best = _mm512_min_pd(est[2], best01);
         __mmask8 is[3];
         is[2] = t2;
         is[1] = t1 & (__mmask8)~t2;
@@ -619,7 +653,9 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
                 __mmask8 m = big & p->mov[b2] & (__mmask8)~is[b2];
                 __m512d x4 = _mm512_add_pd(o[b2], _mm512_mul_pd(sv, d[b2])); /* = (o + sv d) 4, exactly */
                 __m512d fl4 = _mm512_roundscale_pd(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-                __m512i c = _mm512_cvttpd_epi64(fl4); /* out of range or NaN: INT64_MIN, refused below */
+                /* floor(x4) converted in one rounding (= cvtt(fl4)); out of range or NaN:
+                 * INT64_MIN, refused below */
+                __m512i c = _mm512_cvt_roundpd_epi64(x4, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
                 __m512d frac = _mm512_sub_pd(x4, fl4);
                 __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, p->eps, _CMP_GT_OQ) &
                               _mm512_cmp_pd_mask(frac, p->eps1, _CMP_LT_OQ);

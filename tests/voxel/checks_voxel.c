@@ -677,6 +677,58 @@ int wk_check_voxel_entry_on_planes(void) {
     return fails;
 }
 
+/* Rays from outside the bounds on two or three axes at once, whose entry
+ * planes are crossed at the same s (exact ties: the key order takes the later
+ * axis) or at an s one float step apart on one axis (the vector setup chooses
+ * the entry plane by estimates and hands near-ties to the reference's exact
+ * entry): every ISA against the dense walk, with and without tmax. */
+int wk_check_voxel_entry_ties(void) {
+    int fails = 0;
+    wk_rng rng = {97};
+    dense_world dw = dense_new(-16, -16, -16, 48, 48, 48);
+    wk_voxel_world *w = new_world();
+    /* blocks mostly in the outer two layers of the box, where rays enter: an entry
+     * cell off by one shows in the first hit */
+    for (int i = 0; i < 3000; i++) {
+        int32_t c[3];
+        for (int a = 0; a < 3; a++) c[a] = -16 + (int32_t)(wk_rng_u64(&rng) % 48);
+        int a = (int)(wk_rng_u64(&rng) % 4);
+        if (a < 3) c[a] = (int32_t)(wk_rng_u64(&rng) % 4) < 2 ? -16 + (int32_t)(wk_rng_u64(&rng) % 2)
+                                                             : 30 + (int32_t)(wk_rng_u64(&rng) % 2);
+        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
+        EXPECT(set_both(w, &dw, c[0], c[1], c[2], m) == WK_OK, "set");
+    }
+    /* the bounds are whole chunks: blocks -16 .. 31 on every axis */
+    static const float dirs[] = {0.25f, 0.5f, 1.0f, 0.75f, 2.0f, 0.125f};
+    ray_set rs = rays_new(6000);
+    for (size_t i = 0; i < rs.n; i++) {
+        float s0 = (float)(1 + (int)(wk_rng_u64(&rng) % 40)) * 0.25f; /* the common entry s */
+        int outside = (int)(wk_rng_u64(&rng) % 8); /* bit a: axis a starts outside */
+        if (__builtin_popcount((unsigned)outside) < 2) outside |= 3 << (int)(wk_rng_u64(&rng) % 2);
+        for (int a = 0; a < 3; a++) {
+            float d = dirs[wk_rng_u64(&rng) % 6];
+            int low = (int)(wk_rng_u64(&rng) & 1);
+            if ((outside >> a) & 1) {
+                /* entering through plane -16 (moving up) or 32 (moving down) at s0 */
+                rs.o[a][i] = low ? -16.0f - s0 * d : 32.0f + s0 * d;
+                rs.d[a][i] = low ? d : -d;
+                if (wk_rng_u64(&rng) % 4 == 0) /* one float step off the tie */
+                    rs.o[a][i] = nextafterf(rs.o[a][i], (wk_rng_u64(&rng) & 1) ? INFINITY : -INFINITY);
+            } else {
+                rs.o[a][i] = (float)((int)(wk_rng_u64(&rng) % 160) - 64) * 0.25f;
+                rs.d[a][i] = (float)((int)(wk_rng_u64(&rng) % 9) - 4) * 0.25f;
+            }
+        }
+        rs.tmax[i] = wk_rng_u64(&rng) % 4 ? INFINITY : (float)(wk_rng_u64(&rng) % 100) * 0.5f;
+    }
+    fails += every_isa_as_dense(w, &dw, &rs, 1, "entry ties", fails);
+    fails += every_isa_as_dense(w, &dw, &rs, 0, "entry ties, no tmax", fails);
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* ------------------------------------------------------------ ISA harness */
 
 typedef struct cast_ctx {
