@@ -99,10 +99,16 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
     wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
     __m128i cb[WK__EROSION_MAX_ROWS];
 #pragma GCC unroll 8
+    for (size_t k = 0; k < rows; k++) below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
+    /* The first direction starts the sums and the mask bytes by masked moves
+     * instead of adds to zeros, off the float adders (and 2 cycles shorter
+     * on the chain): +0.0f + d is d, as a lower d is > talus >= 0. */
+#pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
-        sum[k] = wk_vf_set1(0.0f);
-        cb[k] = _mm_setzero_si128();
-        below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
+        wk_vf d_ = wk_vf_sub(ce[k + 1], lf[k]);
+        wk_vm lower_ = wk_vf_gt(d_, vtalus);
+        sum[k] = _mm512_maskz_mov_ps(lower_, d_);
+        cb[k] = _mm_maskz_mov_epi8(lower_, _mm_set1_epi8(1 << 0));
     }
 #define STEP_D(nb, dir)                                                 \
     do {                                                                \
@@ -113,7 +119,6 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
             cb[k] = set_bit(cb[k], lower_, dir);                        \
         }                                                               \
     } while (0)
-    STEP_D(lf[k], 0);
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
         if (k == 0) {
@@ -442,11 +447,14 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
         }
         /* each row's received is a chain of dependent adds: interleaved
          * direction by direction, so that the rows' chains overlap;
-         * neighbour d of a cell sees the cell as its neighbour 7 - d */
+         * neighbour d of a cell sees the cell as its neighbour 7 - d. The
+         * first term is a blend, off the float adders: -0.0f + s is s for
+         * every s, and -0.0f stays where the neighbour is not higher. */
         wk_vf received[WK__EROSION_MAX_ROWS];
-#define GATHER_D(q, dir, dx, sv)                                                                  \
-    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) received[k] =                       \
-        wk_vf_add_mask(dir == 7 ? wk_vf_set1(-0.0f) : received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
+#define GATHER_D(q, dir, dx, sv)                                                                            \
+    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) received[k] =                                 \
+        dir == 7 ? wk_vf_select(HIGHER(mr[k + (q)], dir, dx), (sv), wk_vf_set1(-0.0f))                      \
+                 : wk_vf_add_mask(received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
         GATHER_D(0, 7, -1, lf[k])
         GATHER_D(0, 6, 0, s0[k])
         GATHER_D(0, 5, 1, rt[k])
