@@ -16,7 +16,7 @@
 
 /* Rows one kernel call handles at once (the driver's rows per step, at
  * most); a call with more rows takes them this many at a time. */
-#define WK__EROSION_MAX_ROWS 2
+#define WK__EROSION_MAX_ROWS 4
 
 typedef struct wk__erosion_kernels {
     /* Pass 1 for `rows` (>= 1) consecutive rows of n
