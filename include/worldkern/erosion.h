@@ -85,12 +85,12 @@ WK_API uint32_t wk_erosion_halo(uint32_t iterations);
  * capped at WK_MAX_THREADS and at h). A call given less scratch, but at
  * least the bound for 1 thread, uses fewer threads (same results); below
  * the bound for 1 thread it fails with WK_ERR_CAPACITY. The size depends on
- * w, not on h: each thread caches, per iteration it runs at a time, 13 rows
- * and 4 rows of neighbour masks (1 byte per cell), about 14 rows of floats
- * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 3400, 6
+ * w, not on h: each thread caches, per iteration it runs at a time, 19 rows
+ * and 6 rows of neighbour masks (1 byte per cell), about 20.5 rows of floats
+ * (K = 1..8 iterations, fewer for wide maps: K = 8 up to w of about 2300, 4
  * at w = 4096), and each boundary between two threads' bands copies 4K rows:
- * about 14 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
- * (1024 wide, 1 thread: 0.49 MB; 2 threads: 1.1 MB).
+ * about 20.5 * K * (w + 32) * threads + 4 * K * w * (threads - 1) floats
+ * (1024 wide, 1 thread: 0.71 MB; 2 threads: 1.5 MB).
  * Errors: WK_ERR_NULL (floats), WK_ERR_INVALID_ARG (threads < 0),
  * WK_ERR_OVERFLOW (the size overflows size_t bytes). Thread-safe. */
 WK_API wk_status wk_erosion_scratch_bound(uint32_t w, uint32_t h, int32_t threads, size_t *floats);

@@ -8,8 +8,10 @@
  * STEP_ROWS at a time: at step t, each level j produces its rows t - 2j ..
  * t - 2j + R - 1 (level 0 copies them in, level j > 0 gathers them from level
  * j - 1), then computes pass 1 (shares) of its rows t - 2j - 1 ..
- * t - 2j + R - 2 (R = 2 rather than 1 reuses more rows while they are still
- * in L1). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
+ * t - 2j + R - 2 (R = 4: a kernel call loads each row once for the R rows
+ * that read it, and AVX-512's pass 2 takes the 4 rows in one sweep, 6% faster
+ * than 2 + 2; the calls cost less per row too. R = 2 cached a third fewer
+ * rows, but measured 1-4% slower per cell at 256 to 4096 wide). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
  * heights-minus-given and mask records in a ring; level K writes straight
  * into the map, in place (a band reads its own rows before it overwrites
  * them, and the rows it reads from other bands come from copies taken
@@ -26,10 +28,10 @@
 
 WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 
-wk__erosion_tuning wk__erosion_tune = {0, 0};
+wk__erosion_tuning wk__erosion_tune = {0, 0, 0};
 
 #ifndef ROWS_PER_STEP
-#define ROWS_PER_STEP 2
+#define ROWS_PER_STEP 4
 #endif
 enum {
     STEP_ROWS = ROWS_PER_STEP,      /* rows each level advances per step */
