@@ -85,7 +85,7 @@ typedef enum wk_isa {
     WK_ISA_DEFAULT = 0, /* no choice: the process default (as a cap: no cap) */
     WK_ISA_SCALAR = 1,  /* plain C reference, always available */
     WK_ISA_AVX2 = 2,    /* x86-64 AVX2 + FMA + POPCNT */
-    WK_ISA_AVX512 = 3,  /* x86-64 AVX-512 F/BW/DQ/VL (byte permutes with VBMI) */
+    WK_ISA_AVX512 = 3,  /* x86-64 AVX-512 F/BW/DQ/VL (byte permutes, popcounts with VBMI, BITALG) */
     WK_ISA_NEON = 4     /* aarch64 Advanced SIMD */
 } wk_isa;
 #define WK_ISA_COUNT 5

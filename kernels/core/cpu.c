@@ -40,14 +40,16 @@ static unsigned detect_isa_mask(void) {
     return mask;
 }
 
-/* WK_AVX512_VBMI=0 in the environment hides VBMI, so that tests can run
- * the AVX-512 path without byte permutes on a CPU that has them. */
+/* The VBMI variant needs byte permutes (AVX512_VBMI) and byte popcounts
+ * (AVX512_BITALG): Ice Lake, Sapphire Rapids, Zen 4 and later have both.
+ * WK_AVX512_VBMI=0 in the environment hides it, so that tests can run the
+ * plain AVX-512 path on a CPU that has them. */
 static int detect_avx512vbmi(void) {
     unsigned b7, c7;
     cpuid7(&b7, &c7);
     const char *env = getenv("WK_AVX512_VBMI");
     if (env && strcmp(env, "0") == 0) return 0;
-    return (detect_isa_mask() >> WK_ISA_AVX512) & (c7 >> 1) & 1;
+    return (detect_isa_mask() >> WK_ISA_AVX512) & (c7 >> 1) & (c7 >> 12) & 1;
 }
 
 /* cpuid can trap to the hypervisor on virtual machines: detect once.

@@ -32,8 +32,8 @@
  * Says nothing about what is built in; see wk_isa_supported(). */
 unsigned wk__cpu_isa_mask(void);
 
-/* Nonzero when the CPU has AVX-512 VBMI (byte permutes) and the
- * environment does not hide it (WK_AVX512_VBMI=0). */
+/* Nonzero when the CPU has AVX-512 VBMI (byte permutes) and BITALG (byte
+ * popcounts) and the environment does not hide them (WK_AVX512_VBMI=0). */
 int wk__cpu_has_avx512vbmi(void);
 
 /* The dispatch variant for the process cap lowered by a per-call cap. */

@@ -19,7 +19,7 @@ typedef enum wk__variant {
     WK__REF = 0,
     WK__AVX2,
     WK__AVX512,
-    WK__AVX512VBMI, /* AVX-512 with byte permutes */
+    WK__AVX512VBMI, /* AVX-512 with byte permutes and byte popcounts (VBMI, BITALG) */
     WK__NEON,
     WK__VARIANTS
 } wk__variant;

@@ -28,7 +28,7 @@
 
 WK__DISPATCH_SIMD(wk__erosion_kernels, erosion_kernels)
 
-wk__erosion_tuning wk__erosion_tune = {0, 0, 0};
+wk__erosion_tuning wk__erosion_tune = {0, 0};
 
 #ifndef ROWS_PER_STEP
 #define ROWS_PER_STEP 4

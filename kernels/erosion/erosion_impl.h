@@ -44,14 +44,11 @@ typedef struct wk__erosion_kernels {
 
 /* Test hook (tests only; zero = automatic): forces the number of row bands
  * (capped at the map's height, and at what the scratch allows) and the
- * number of iterations run per pass over the cached rows; nibble_count
- * makes the AVX-512 pass 1 count mask bits by nibble lookups even where the
- * CPU has a byte popcount (AVX512_BITALG). Results never depend on any of
- * them; the tests check that. Not thread-safe to change. */
+ * number of iterations run per pass over the cached rows. Results never
+ * depend on either; the tests check that. Not thread-safe to change. */
 typedef struct wk__erosion_tuning {
     uint32_t bands;
     uint32_t group;
-    uint32_t nibble_count;
 } wk__erosion_tuning;
 extern wk__erosion_tuning wk__erosion_tune;
 

@@ -45,31 +45,18 @@ static const uint32_t COUNT_BITS[16] = {0x00000000u, 0x3f800000u, 0x40000000u, 0
 WK_INLINE __m128i set_bit(__m128i bits, wk_vm lower, int bit) {
     return _mm_mask_add_epi8(bits, lower, bits, _mm_set1_epi8((char)(1 << bit)));
 }
-/* Bits set in each byte (0 .. 8): with `popcnt`, one AVX512_BITALG byte
- * popcount, else by nibble lookups (6 operations). Pass 1 fills the vector
- * pipes, and those 5 saved operations are 10% of its time on Zen 4. The
- * builds do not assume BITALG (Skylake-X lacks it), so pass 1 is compiled
- * both ways and picks at run time (share); the instruction is written as
- * asm, since a BITALG intrinsic cannot be inlined into code built without
- * the target. */
-#if defined(__GNUC__) || defined(__clang__)
-#define BYTE_POPCOUNT 1
+/* Bits set in each byte (0 .. 8): one byte popcount in the VBMI variant
+ * (which core picks only with AVX512_BITALG too), else by nibble lookups
+ * (6 operations; 10% of pass 1's time on Zen 4, whose vector pipes pass 1
+ * fills). */
+WK_INLINE __m128i count_bits(__m128i bits) {
+#if defined(WK_SIMD_VBMI)
+    return _mm_popcnt_epi8(bits);
 #else
-#define BYTE_POPCOUNT 0
-#endif
-WK_INLINE __m128i count_bits(__m128i bits, int popcnt) {
-#if BYTE_POPCOUNT
-    if (popcnt) {
-        __m128i count;
-        __asm__("vpopcntb %1, %0" : "=v"(count) : "v"(bits));
-        return count;
-    }
-#else
-    (void)popcnt;
-#endif
     const __m128i nib = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4), low4 = _mm_set1_epi8(0x0f);
     return _mm_add_epi8(_mm_shuffle_epi8(nib, _mm_and_si128(bits, low4)),
                         _mm_shuffle_epi8(nib, _mm_and_si128(_mm_srli_epi16(bits, 4), low4)));
+#endif
 }
 WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count); }
 /* The lanes of 16 cells whose byte has bit `bit` set (the bytes second, so
@@ -175,11 +162,11 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
 
 /* The shares and heights minus what is given of the column at i. */
 WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, wk_lut16 count_lut,
-                            int popcnt, size_t rows, size_t i, size_t m, const share_state *st) {
+                            size_t rows, size_t i, size_t m, const share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus);
 #pragma GCC unroll 8
     for (size_t k = 0; k < rows; k++) {
-        wk_vi icount = count_to_vi(count_bits(st->bits[k], popcnt));
+        wk_vi icount = count_to_vi(count_bits(st->bits[k]));
         wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
         wk_vf excess = wk_vf_sub(st->sum[k], wk_vf_mul(countf, vtalus));
         wk_vf den = wk_vi_as_vf(wk_lut16_get(den_lut, icount));
@@ -197,7 +184,7 @@ WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lu
  * (those lanes compare 0 > talus and 0 < -talus, both false); the zero
  * bytes before and after a record are the driver's. */
 WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
-                          float *const *p, uint8_t *const *masks, int popcnt) {
+                          float *const *p, uint8_t *const *masks) {
     const wk_lut16 den_lut = wk_lut16_load(DEN_BITS), count_lut = wk_lut16_load(COUNT_BITS);
     /* local copies: the mask byte stores may alias anything, which would
      * reload the pointers */
@@ -214,15 +201,15 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
         share_sums(hl, ml, talus, rows, 0, 16, &prev);
         for (i = 16; i + 16 <= n; i += 16) {
             share_sums(hl, ml, talus, rows, i, 16, &cur);
-            share_finish(sl, pl, talus, den_lut, count_lut, popcnt, rows, i - 16, 16, &prev);
+            share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
             prev = cur;
         }
-        share_finish(sl, pl, talus, den_lut, count_lut, popcnt, rows, i - 16, 16, &prev);
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i - 16, 16, &prev);
     }
     if (i < n) {
         share_state last;
         share_sums(hl, ml, talus, rows, i, n - i, &last);
-        share_finish(sl, pl, talus, den_lut, count_lut, popcnt, rows, i, n - i, &last);
+        share_finish(sl, pl, talus, den_lut, count_lut, rows, i, n - i, &last);
     }
 }
 
@@ -410,29 +397,7 @@ static void share(const float *const *h, size_t rows, size_t n, float talus, flo
 }
 #endif
 
-#if MASK_BYTES_PATH
-/* The rows of a driver step in pairs, a last odd row alone: each call's row
- * count is a compile-time constant, so that the row loops unroll and the
- * loaded rows stay in registers; so is the way bits are counted. */
-WK_INLINE void share_pairs(const float *const *h, size_t rows, size_t n, float talus, float *const *s,
-                           float *const *p, uint8_t *const *masks, int popcnt) {
-    size_t k = 0;
-    for (; k + 2 <= rows; k += 2) share_rows(h + k, 2, n, talus, s + k, p + k, masks + k, popcnt);
-    if (k < rows) share_rows(h + k, 1, n, talus, s + k, p + k, masks + k, popcnt);
-}
-
-static void share(const float *const *h, size_t rows, size_t n, float talus, float *const *s, float *const *p,
-                  uint8_t *const *masks) {
-#if BYTE_POPCOUNT
-    /* libgcc / compiler-rt read cpuid once, at startup */
-    if (!wk__erosion_tune.nibble_count && __builtin_cpu_supports("avx512bitalg")) {
-        share_pairs(h, rows, n, talus, s, p, masks, 1);
-        return;
-    }
-#endif
-    share_pairs(h, rows, n, talus, s, p, masks, 0);
-}
-#elif defined(WK_SIMD_AVX2)
+#if MASK_BYTES_PATH || defined(WK_SIMD_AVX2)
 /* The rows of a driver step in pairs, a last odd row alone: each call's row
  * count is a compile-time constant, so that the row loops unroll and the
  * loaded rows stay in registers. */

@@ -118,10 +118,8 @@ static void fill_terrain(float *v, uint32_t w, uint32_t h, size_t stride, float 
 
 /* --------------------------------------------------- the ISA harness cases */
 
-/* Band/pass cuts the splits force (bands, iterations per pass; 0 = auto),
- * two of them with AVX-512's bit counts by nibbles (checked against the
- * byte popcount the other cuts use where the CPU has AVX512_BITALG). */
-static const wk__erosion_tuning CUTS[] = {{0, 0, 0}, {1, 1, 0}, {2, 3, 1}, {3, 8, 0}, {7, 2, 0}, {1000000, 5, 1}, {5, 1, 0}};
+/* Band/pass cuts the splits force (bands, iterations per pass; 0 = auto). */
+static const wk__erosion_tuning CUTS[] = {{0, 0}, {1, 1}, {2, 3}, {3, 8}, {7, 2}, {1000000, 5}, {5, 1}};
 enum { NCUTS = sizeof CUTS / sizeof CUTS[0] };
 
 typedef struct erosion_case {

@@ -1,6 +1,6 @@
 /* libFuzzer target for wk_erosion_thermal: sizes, stride, talus (NaN, Inf,
  * negative included), iterations, band cut and heights (any bits) from the
- * input (and the AVX-512 bit count's way); every supported ISA, on 1 and 2 threads, must return the scalar
+ * input; every supported ISA, on 1 and 2 threads, must return the scalar
  * reference's status and bits, and never touch floats between rows. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     float *scratch = malloc(scratch_floats * sizeof(float));
     if (!scratch) abort();
     wk_heightmap map = {ref, w, h, stride, {0, 0}};
-    wk__erosion_tuning tune = {cut & 7, (cut >> 3) & 7, (cut >> 6) & 1}; /* bit 6: AVX-512 counts by nibbles */
+    wk__erosion_tuning tune = {cut & 7, (cut >> 3) & 7};
     wk__erosion_tune = tune;
     memcpy(ref, in, floats * sizeof(float));
     wk_exec scalar = {1, WK_ISA_SCALAR, 0, 0, {0, 0, 0, 0}};
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (s != s_ref || memcmp(out, ref, floats * sizeof(float)) != 0) abort();
         }
     }
-    wk__erosion_tuning none = {0, 0, 0};
+    wk__erosion_tuning none = {0, 0};
     wk__erosion_tune = none;
     free(scratch);
     free(in);
