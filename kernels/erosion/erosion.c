@@ -11,13 +11,13 @@
  * t - 2j + R - 2 (R = 4: a kernel call loads each row once for the R rows
  * that read it, and AVX-512's pass 2 takes the 4 rows in one sweep, 6% faster
  * than 2 + 2; the calls cost less per row too. R = 2 cached a third fewer
- * rows, but measured 1-4% slower per cell at 256 to 4096 wide). Each level keeps R + 3 height rows, and R + 2 share rows, rows of
- * heights-minus-given and mask records in a ring; level K writes straight
- * into the map, in place (a band reads its own rows before it overwrites
- * them, and the rows it reads from other bands come from copies taken
- * before the pass). Every
- * cell is computed by the same row kernels from the same inputs however the
- * map is cut, so bands and passes never change a bit. */
+ * rows, but measured 1-4% slower per cell at 256 to 4096 wide). Each level
+ * keeps R + 3 height rows, and R + 2 share rows, rows of heights-minus-given
+ * and mask records in a ring; level K writes straight into the map, in place
+ * (a band reads its own rows before it overwrites them, and the rows it reads
+ * from other bands come from copies taken before the pass). Every cell is
+ * computed by the same row kernels from the same inputs however the map is
+ * cut, so bands and passes never change a bit. */
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
