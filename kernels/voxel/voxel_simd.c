@@ -401,8 +401,8 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
                 const __m512i s2 = _mm512_set1_epi64((int64_t)(2 * w->dn[0] * w->dn[1])),
                               s1 = _mm512_set1_epi64((int64_t)(2 * w->dn[0]));
                 const wk__vdirent *base = wk__vdir_get(w, w->lo[0], w->lo[1], w->lo[2]);
-                __m512i i2 = _mm512_add_epi64(_mm512_add_epi64(_mm512_mullo_epi64(r[2], s2), _mm512_mullo_epi64(r[1], s1)),
-                                              _mm512_add_epi64(r[0], r[0]));
+                __m512i i2 = _mm512_add_epi64(_mm512_mullo_epi64(r[2], s2), _mm512_mullo_epi64(r[1], s1));
+                i2 = _mm512_add_epi64(i2, _mm512_add_epi64(r[0], r[0]));
                 /* entry i's word c: the chunk's address, its group-pair summary and the
                  * empty-pair bit (see WK__VDIR_GPAIRS): all the walk needs, one load */
                 p->chunk = _mm512_mask_i64gather_epi64(p->chunk, changed, i2, (const void *)base, 8);
@@ -445,7 +445,8 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
     gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
     /* within hasg: a set group-pair bit makes the top byte nonzero (tested on
      * live, side by side with hasg) */
-    __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk));
+    const __m512i gbit = _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk);
+    __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, gbit);
     s->occ = _mm512_mask_i64gather_epi64(zero, gnear, gaddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;

@@ -41,9 +41,10 @@ static double clock_hz(void) {
     "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",         \
         "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm30",    \
         "xmm31", "k1", "k2", "k3", "k4", "k5", "k6"
-#define ZERO_CONSTANTS                                                                                                \
-    __asm__ volatile("vxorps %%xmm20,%%xmm20,%%xmm20\n vxorps %%xmm21,%%xmm21,%%xmm21\n"                              \
-                     "vxorps %%xmm22,%%xmm22,%%xmm22\n vxorps %%xmm0,%%xmm0,%%xmm0\n vxorps %%xmm10,%%xmm10,%%xmm10\n" :: \
+#define ZERO_CONSTANTS                                                                                 \
+    __asm__ volatile("vxorps %%xmm20,%%xmm20,%%xmm20\n vxorps %%xmm21,%%xmm21,%%xmm21\n"               \
+                     "vxorps %%xmm22,%%xmm22,%%xmm22\n vxorps %%xmm0,%%xmm0,%%xmm0\n"                  \
+                     "vxorps %%xmm10,%%xmm10,%%xmm10\n" ::                                            \
                          : ZMM_CLOBBERS)
 
 #define SUB(i) "vsubps %%zmm20,%%zmm" #i ",%%zmm" #i "\n"
