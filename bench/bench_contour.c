@@ -300,18 +300,18 @@ static void bm_store(wk_bench_state *st, void *vctx) {
     while (wk_bench_keep_running(st)) {
         if (evict) evict_caches(st, evict);
         round++;
-        store_part halves[2];
+        store_part shares[2];
         int parts = c->threads == 2 ? 2 : 1;
         for (int h = 0; h < parts; h++) {
             store_part sp = {&m, nv, ni, ns, h, parts, c->fill, round};
-            halves[h] = sp;
+            shares[h] = sp;
         }
         pthread_t second;
-        int spawned = parts == 2 && pthread_create(&second, NULL, store_part_run, &halves[1]) == 0;
-        store_part_run(&halves[0]);
+        int spawned = parts == 2 && pthread_create(&second, NULL, store_part_run, &shares[1]) == 0;
+        store_part_run(&shares[0]);
         if (parts == 2) {
             if (spawned) pthread_join(second, NULL);
-            else store_part_run(&halves[1]);
+            else store_part_run(&shares[1]); /* no second thread: the caller writes both */
         }
         wk_bench_do_not_optimize(m.x);
         wk_bench_do_not_optimize(m.tri);

@@ -590,8 +590,8 @@ int wk_check_msq_isa_runs(void) {
 }
 
 /* Long solid stretches (runs of 1..700 cells: many vector blocks per run,
- * outputs of several hundred KB), the outputs at twelve float offsets from
- * a 64-byte line, every flag set. */
+ * outputs of several hundred KB), twelve builds with their outputs at
+ * ten different float offsets from a 64-byte line, every flag set. */
 int wk_check_msq_isa_long_runs(void) {
     int fails = 0;
     const uint32_t w = 720, h = 26;
