@@ -638,7 +638,11 @@ WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uin
                            __m512d gx, __m512d vcell, __m512 vtop, const int cwise, const unsigned nc,
                            const int ALL) {
     const __mmask16 kc = (__mmask16)((1u << nc) - 1);
-    __m512i c1 = ALL ? _mm512_loadu_si512(col) : _mm512_maskz_loadu_epi32(kc, col);
+    /* the whole 16-lane column, also for a tail block: its store below
+     * writes lanes nc.. back unchanged, a plain store (a masked store there
+     * would block the loads of the next cells' column entries until it
+     * retires, behind all the output stores still in flight) */
+    __m512i c1 = _mm512_loadu_si512(col);
     __m512i c0 = _mm512_alignr_epi32(c1, *prev, 15);
     __m512i vb = _mm512_set1_epi32((int32_t)base);
     for (int m = 0; m < 6; m++) {
@@ -662,7 +666,7 @@ WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uin
         _mm512_storeu_ps(xo, x);
         _mm512_storeu_ps(yo, vtop);
     } else {
-        _mm512_mask_storeu_epi32(col, kc, _mm512_add_epi32(vb, iota));
+        _mm512_storeu_si512(col, _mm512_mask_blend_epi32(kc, c1, _mm512_add_epi32(vb, iota)));
         _mm512_mask_storeu_ps(xo, kc, x);
         _mm512_mask_storeu_ps(yo, kc, vtop);
     }
@@ -887,6 +891,14 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
 #if defined(__AVX__) && defined(__AVX2__)
     if (job->v) {
         const float *vrow = job->v + (size_t)j * job->stride;
+        /* the lines of node row j + AHEAD_ROWS (the next step classifies
+         * it) are requested a few per mixed cell, so that the field read
+         * overlaps the output stores */
+        const char *pf = NULL, *pfe = NULL;
+        if (j + AHEAD_ROWS <= job->ch) {
+            pf = (const char *)(vrow + (size_t)AHEAD_ROWS * job->stride);
+            pfe = pf + (n + 1) * sizeof(float);
+        }
         const __m128 viso4 = _mm_set1_ps(job->iso);
         const double gx0 = (double)job->x0;
         const __m256d row_base = _mm256_setr_pd((double)(job->y0 + j), gx0, gx0 + 1.0, 0.0),
@@ -898,7 +910,12 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
             __m256d at = _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6));
             mixed_cell(job, r, vrow + i, i, top, at, vcell, viso4, cols, seg, cwise);
             p = i + 1;
+            if (pf < pfe) {
+                for (int k = 0; k < AHEAD_LINES; k++) PREFETCH_R(pf + 64 * k);
+                pf += 64 * AHEAD_LINES;
+            }
         }
+        for (; pf < pfe; pf += 64) PREFETCH_R(pf);
         *r_ = R;
         return;
     }
@@ -932,8 +949,9 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
     rows_init(&sr);
     if (one_strip) {
         /* One strip: the row below hands its indices over per column. */
-        uint32_t cols[C2OFF + STRIP + 8];
+        uint32_t cols[C2OFF + STRIP + 16]; /* + 16: run16_block's whole-column loads and stores */
         size_t n = job->cw;
+        memset(cols + C2OFF + n, 0, 16 * sizeof(uint32_t));
         if (j0 > 0) {
             r.below = below;
             rows_at(job, &sr, j0 - 1, job->ch, 0, n, 1);
