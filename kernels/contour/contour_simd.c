@@ -632,11 +632,12 @@ static const uint16_t run16_mask[2][6] = {{0x4d34, 0x34d3, 0xd34d, 0x4d34, 0x34d
 
 /* One block of nc (1..16) cells of a run (ALL: nc == 16, plain stores;
  * else masked ones): 96 indices to o, 16 new c2 vertices to xo / yo, the
- * c1 column in col replaced by the c2 indices; *prev: the previous block's
- * c1 column (lane 15: the block's first c0). */
-WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, __m512i *prev,
-                           __m512d gx, __m512d vcell, __m512 vtop, const int cwise, const unsigned nc,
-                           const int ALL) {
+ * c1 column in col replaced by the c2 indices; c3: the first cell's c3
+ * (the block before's last c2, or the run's carried left c2); *prev: the
+ * previous block's c1 column (lane 15: the block's first c0). */
+WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t c3,
+                           __m512i *prev, __m512d gx, __m512d vcell, __m512 vtop, const int cwise,
+                           const unsigned nc, const int ALL) {
     const __mmask16 kc = (__mmask16)((1u << nc) - 1);
     /* the whole 16-lane column, also for a tail block: its store below
      * writes lanes nc.. back unchanged, a plain store (a masked store there
@@ -648,6 +649,7 @@ WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uin
     for (int m = 0; m < 6; m++) {
         __m512i t = _mm512_permutex2var_epi32(c1, _mm512_loadu_si512(run16_perm[cwise][m]), c0);
         t = _mm512_mask_add_epi32(t, (__mmask16)run16_mask[cwise][m], vb, _mm512_loadu_si512(run16_add[cwise][m]));
+        if (m == 0) t = _mm512_mask_set1_epi32(t, cwise ? 0x10 : 0x20, (int32_t)c3); /* the first cell's c3 */
         if (ALL) {
             _mm512_storeu_si512(o + 16 * m, t);
         } else {
@@ -813,20 +815,19 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
         uint32_t k = 0;
         if (cwise) {
             for (; k + 16 <= L; k += 16)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
                             vcell, vtop, 1, 16, 1);
             if (k < L)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
                             vcell, vtop, 1, L - k, 0);
         } else {
             for (; k + 16 <= L; k += 16)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
                             vcell, vtop, 0, 16, 1);
             if (k < L)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, &prev, _mm512_set1_pd(gx1 + (double)k),
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
                             vcell, vtop, 0, L - k, 0);
         }
-        o[cwise ? 4 : 5] = c3; /* the first cell's c3: the carried left c2 */
         return;
     }
 #else
@@ -880,16 +881,20 @@ __attribute__((noinline))
 #endif
 static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *lo, const uint64_t *hi, size_t n,
                      uint32_t j, uint32_t *WK_RESTRICT cols, float top, int seg, int cwise) {
-    uint32_t list[STRIP + 8]; /* the row's mixed cells */
     /* local copies (no output store can alias them: kept in registers) */
     const wk__msq_job J = *job_, *job = &J;
     wk__msq_row R = *r_, *r = &R;
-    size_t cnt = decode_row(lo, hi, n, list), q = 0;
     uint32_t p = 1; /* the first cell not yet written */
     if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
-    if (cnt && list[0] == 0) q = 1;
 #if defined(__AVX__) && defined(__AVX2__)
     if (job->v) {
+        /* the mixed cells straight from the row's words (no list: every
+         * store, even to L1, holds a store-queue slot until the output
+         * stores ahead of it have left, so fewer of those are in flight) */
+        const size_t nw = (n + 63) / 64;
+        size_t w = 0;
+        cell_words w0 = words_at(lo, hi, 0, n);
+        uint64_t a = active_of(&w0, 0) & ~(uint64_t)1; /* cell 0: written above */
         const float *vrow = job->v + (size_t)j * job->stride;
         /* the lines of node row j + AHEAD_ROWS (the next step classifies
          * it) are requested a few per mixed cell, so that the field read
@@ -903,10 +908,15 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
         const double gx0 = (double)job->x0;
         const __m256d row_base = _mm256_setr_pd((double)(job->y0 + j), gx0, gx0 + 1.0, 0.0),
                       vcell = _mm256_set1_pd(job->cell);
-        for (;; q++) {
-            uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
+        for (;;) {
+            while (!a && ++w < nw) {
+                cell_words cw = words_at(lo, hi, w, n);
+                a = active_of(&cw, 0);
+            }
+            uint32_t i = a ? (uint32_t)(w * 64 + ctz64(a)) : (uint32_t)n; /* the next mixed cell (n: none) */
+            a &= a - 1;
             if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
-            if (q >= cnt) break;
+            if (i >= n) break;
             __m256d at = _mm256_add_pd(row_base, _mm256_blend_pd(_mm256_setzero_pd(), _mm256_set1_pd((double)i), 0x6));
             mixed_cell(job, r, vrow + i, i, top, at, vcell, viso4, cols, seg, cwise);
             p = i + 1;
@@ -920,6 +930,9 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
         return;
     }
 #endif
+    uint32_t list[STRIP + 8]; /* the row's mixed cells */
+    size_t cnt = decode_row(lo, hi, n, list), q = 0;
+    if (cnt && list[0] == 0) q = 1;
     for (;; q++) {
         uint32_t i = q < cnt ? list[q] : (uint32_t)n; /* the next mixed cell (n: none) */
         if (i > p && bit_at(lo, p)) full_run(job, r, cols + C2OFF + p, p, i - p, top, cwise);
