@@ -51,37 +51,44 @@ WK_INLINE unsigned ctz64(uint64_t x) {
 #endif
 }
 
+/* The solid mask of the 64 nodes at q. */
+WK_INLINE uint64_t classify_word(const float *q, const wk_vf viso) {
+#if defined(WK_SIMD_AVX512)
+    /* the four compare masks joined in mask registers, one kmov out */
+    __mmask32 m01 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 16), viso),
+                                    (__mmask32)wk_vf_ge(wk_vf_loadu(q), viso));
+    __mmask32 m23 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 48), viso),
+                                    (__mmask32)wk_vf_ge(wk_vf_loadu(q + 32), viso));
+    return (uint64_t)_mm512_kunpackd((__mmask64)m23, (__mmask64)m01);
+#else
+    uint64_t b = 0;
+    for (size_t k = 0; k < 64; k += WK_W) b |= (uint64_t)wk_vm_bits(wk_vf_ge(wk_vf_loadu(q + k), viso)) << k;
+    return b;
+#endif
+}
+
+/* bits[0] = the solid mask of the rem (< 64) nodes at p (partial loads),
+ * bits[1] = 0. */
+WK_INLINE void classify_tail(const float *p, size_t rem, const wk_vf viso, uint64_t *bits) {
+    uint64_t b = 0;
+    for (size_t k = 0; k < rem; k += WK_W) {
+        size_t m = rem - k < WK_W ? rem - k : WK_W;
+        uint64_t x = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + k, m), viso));
+        if (m < WK_W) x &= ((uint64_t)1 << m) - 1;
+        b |= x << k;
+    }
+    bits[0] = b;
+    bits[1] = 0;
+}
+
 /* bits[] = solid mask of n nodes at p (words past n cleared). Each word is
  * put together in a register (64 / WK_W compares) and stored once. */
 static void classify(const float *p, size_t n, float iso, uint64_t *bits) {
     const wk_vf viso = wk_vf_set1(iso);
     size_t full = n / 64;
-    for (size_t w = 0; w < full; w++) {
-        const float *q = p + w * 64;
-#if defined(WK_SIMD_AVX512)
-        /* the four compare masks joined in mask registers, one kmov out */
-        __mmask32 m01 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 16), viso),
-                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q), viso));
-        __mmask32 m23 = _mm512_kunpackw((__mmask32)wk_vf_ge(wk_vf_loadu(q + 48), viso),
-                                        (__mmask32)wk_vf_ge(wk_vf_loadu(q + 32), viso));
-        bits[w] = (uint64_t)_mm512_kunpackd((__mmask64)m23, (__mmask64)m01);
-#else
-        uint64_t b = 0;
-        for (size_t k = 0; k < 64; k += WK_W) b |= (uint64_t)wk_vm_bits(wk_vf_ge(wk_vf_loadu(q + k), viso)) << k;
-        bits[w] = b;
-#endif
-    }
+    for (size_t w = 0; w < full; w++) bits[w] = classify_word(p + w * 64, viso);
     /* the last n % 64 nodes through the same compares (partial loads) */
-    size_t rem = n - full * 64;
-    uint64_t b = 0;
-    for (size_t k = 0; k < rem; k += WK_W) {
-        size_t m = rem - k < WK_W ? rem - k : WK_W;
-        uint64_t x = wk_vm_bits(wk_vf_ge(wk_vf_load_n(p + full * 64 + k, m), viso));
-        if (m < WK_W) x &= ((uint64_t)1 << m) - 1;
-        b |= x << k;
-    }
-    bits[full] = b;
-    bits[full + 1] = 0;
+    classify_tail(p + full * 64, n - full * 64, viso, bits + full);
 }
 
 /* Byte fields: one unsigned byte compare per WK_W8 nodes. */
@@ -170,47 +177,89 @@ static void rows_init(strip_rows *sr) {
     sr->r0 = UINT32_MAX;
 }
 
-/* Counts of cell row j of a strip (masks lo, hi; n cells); T (triangles)
- * and S (segments) are constants at each call site, so that a build
- * without triangles computes none of their bit counts. */
-WK_INLINE void count_row(const wk__msq_job *job, const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t j,
-                         uint32_t s0, const int T, const int S, uint64_t *vert_, uint64_t *tri_, uint64_t *seg_) {
+/* Counts of cell word w of cell row j of a strip (masks lo, hi; n cells);
+ * T (triangles) and S (segments) are constants at each call site, so that
+ * a build without triangles computes none of their bit counts. */
+WK_INLINE void count_word(const wk__msq_job *job, const uint64_t *lo, const uint64_t *hi, size_t n, size_t w,
+                          uint32_t j, uint32_t s0, const int T, const int S, uint64_t *vert_, uint64_t *tri_,
+                          uint64_t *seg_) {
     uint64_t vert = 0, tri = 0, seg = 0;
-    for (size_t w = 0; w * 64 < n; w++) {
-        cell_words cw = words_at(lo, hi, w, n);
-        uint64_t v = cw.valid;
-        uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
-        uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
-        /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
-        uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
-        vert += pop64(v_r) + pop64(h_hi);
-        if (T) vert += pop64(cw.u1 & v);
-        if (j == 0) vert += pop64(h_lo) + (T ? pop64(cw.l1 & v) : 0);
-        if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
-        if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + pop64(saddle);
-        if (T) {
-            uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
-            uint64_t sep = 0;
-            for (uint64_t sd = saddle; sd; sd &= sd - 1) {
-                float fv[4];
-                wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
-                sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
-            }
-            tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
-                   pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
+    cell_words cw = words_at(lo, hi, w, n);
+    uint64_t v = cw.valid;
+    uint64_t h_lo = (cw.l ^ cw.l1) & v, h_hi = (cw.u ^ cw.u1) & v;
+    uint64_t v_l = (cw.l ^ cw.u) & v, v_r = (cw.l1 ^ cw.u1) & v;
+    /* c0 == c2, c1 == c3, c0 != c1: written without a NOT (see active_of) */
+    uint64_t saddle = (cw.l ^ cw.l1) & (cw.l ^ cw.u) & (cw.l1 ^ cw.u1) & v;
+    vert += pop64(v_r) + pop64(h_hi);
+    if (T) vert += pop64(cw.u1 & v);
+    if (j == 0) vert += pop64(h_lo) + (T ? pop64(cw.l1 & v) : 0);
+    if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
+    if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + pop64(saddle);
+    if (T) {
+        uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
+        uint64_t sep = 0;
+        for (uint64_t sd = saddle; sd; sd &= sd - 1) {
+            float fv[4];
+            wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
+            sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
         }
+        tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
+               pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
     }
     *vert_ += vert;
     *tri_ += tri;
     *seg_ += seg;
 }
 
+/* Counts of cell row j of a strip (masks lo, hi; n cells). */
+WK_INLINE void count_row(const wk__msq_job *job, const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t j,
+                         uint32_t s0, const int T, const int S, uint64_t *vert_, uint64_t *tri_, uint64_t *seg_) {
+    for (size_t w = 0; w * 64 < n; w++) count_word(job, lo, hi, n, w, j, s0, T, S, vert_, tri_, seg_);
+}
+
+/* One strip of a float field (n cells): cell rows [j0, j1) counted while
+ * each next node row is classified, a word at a time (the counting of
+ * word w - 1 waits for the next row's word w only), so that the field
+ * read and the counting overlap. lo: the solid mask of node row j0
+ * (classified); hi: room for one row's mask. */
+WK_INLINE void count_rows_fused(const wk__msq_job *job, uint32_t j0, uint32_t j1, size_t n, uint64_t *lo,
+                                uint64_t *hi, const int T, const int S, uint64_t *vert, uint64_t *tri,
+                                uint64_t *seg) {
+    const size_t nodes = n + 1, full = nodes / 64, cwords = (n + 63) / 64;
+    const wk_vf viso = wk_vf_set1(job->iso);
+    for (uint32_t j = j0; j < j1; j++) {
+        const float *p = job->v + (size_t)(j + 1) * job->stride;
+        size_t w = 0;
+        for (; w < full; w++) {
+            hi[w] = classify_word(p + w * 64, viso);
+            if (w >= 1) count_word(job, lo, hi, n, w - 1, j, 0, T, S, vert, tri, seg);
+        }
+        classify_tail(p + full * 64, nodes - full * 64, viso, hi + full); /* words full, full + 1 */
+        for (w = full ? full - 1 : 0; w < cwords; w++) count_word(job, lo, hi, n, w, j, 0, T, S, vert, tri, seg);
+        uint64_t *t = lo;
+        lo = hi;
+        hi = t;
+    }
+}
+
 static void count_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *c) {
     const int T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
     int one_strip = job->cw <= STRIP;
+    uint64_t vert = 0, tri = 0, seg = 0;
+    if (one_strip && job->v && j0 < j1) {
+        uint64_t rows[2][WORDS];
+        size_t n = job->cw;
+        classify_row(job, j0, 0, n + 1, rows[0]);
+        if (!T) count_rows_fused(job, j0, j1, n, rows[0], rows[1], 0, 1, &vert, &tri, &seg);
+        else if (S) count_rows_fused(job, j0, j1, n, rows[0], rows[1], 1, 1, &vert, &tri, &seg);
+        else count_rows_fused(job, j0, j1, n, rows[0], rows[1], 1, 0, &vert, &tri, &seg);
+        c->vert += vert;
+        c->tri += tri;
+        c->seg += seg;
+        return;
+    }
     strip_rows sr;
     rows_init(&sr);
-    uint64_t vert = 0, tri = 0, seg = 0;
     for (uint32_t j = j0; j < j1; j++) {
         for (uint32_t s0 = 0; s0 < job->cw; s0 += STRIP) {
             size_t n = job->cw - s0 < STRIP ? job->cw - s0 : STRIP;
