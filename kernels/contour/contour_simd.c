@@ -866,18 +866,18 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
         uint32_t k = 0;
         if (cwise) {
             for (; k + 16 <= L; k += 16)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
-                            vcell, vtop, 1, 16, 1);
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, 16, 1);
             if (k < L)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
-                            vcell, vtop, 1, L - k, 0);
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, L - k, 0);
         } else {
             for (; k + 16 <= L; k += 16)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
-                            vcell, vtop, 0, 16, 1);
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, 16, 1);
             if (k < L)
-                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev, _mm512_set1_pd(gx1 + (double)k),
-                            vcell, vtop, 0, L - k, 0);
+                run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, L - k, 0);
         }
         return;
     }
