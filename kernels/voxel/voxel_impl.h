@@ -79,7 +79,8 @@ struct wk_voxel_world {
 
 #define WK__VDIR_PAIR_EMPTY ((uintptr_t)1)
 
-/* A directory entry's word c: the chunk's address (8-aligned; 0: no chunk),
+/* A directory entry's word c: the chunk's address (8-aligned; for an
+ * empty or absent chunk the empty box code instead, see WK__VBOX_MAX),
  * bit 0 WK__VDIR_PAIR_EMPTY, and on x86-64 the chunk's group-pair summary
  * in bits 56-63 (WK__VDIR_GPAIRS): bit 56 + k is set when the aligned
  * 2 x 2 x 2 block k of groups (k = gx / 2 + 2 (gy / 2) + 4 (gz / 2)) holds a
@@ -97,7 +98,25 @@ struct wk_voxel_world {
 #define WK__VDIR_ADDR (~(uintptr_t)7)
 #endif
 
-/* The chunk of a directory word c (NULL: none). */
+/* A directory entry's word c when its chunk is empty or absent (groups
+ * 0; the summary byte 0): no address (nothing reads an empty chunk), but
+ * an empty box of chunks around it, all of them empty, so that a walk in
+ * the chunk may leave the whole box in one jump. The box is the chunks
+ * c - lo .. c + hi per axis a (0 <= lo, hi <= WK__VBOX_MAX), stored as lo
+ * in bits WK__VBOX_LO(a), hi in bits WK__VBOX_HI(a) (2 bits each) and
+ * s = lo + hi in bits WK__VBOX_S(a) (3 bits). Code 0 is the chunk alone. A
+ * box always lies inside the directory. Edits keep every box empty: a
+ * chunk that becomes nonempty cuts the boxes around it that contain it,
+ * one that becomes empty grows its own box (so a box may be smaller than
+ * the largest empty one: that changes no result, only how far a walk
+ * jumps). The AVX-512 walk uses the boxes; the others use the 64^3 and
+ * 128^3 nodes. */
+#define WK__VBOX_MAX 2
+#define WK__VBOX_LO(a) (8 + 7 * (a))
+#define WK__VBOX_HI(a) (10 + 7 * (a))
+#define WK__VBOX_S(a) (12 + 7 * (a))
+
+/* The chunk of a directory word c whose groups mask is nonzero. */
 static inline const struct wk__vchunk *wk__vdir_chunk(uintptr_t c) {
     return (const struct wk__vchunk *)(c & WK__VDIR_ADDR);
 }

@@ -11,6 +11,11 @@
 
 typedef struct wk_voxel_world world;
 
+/* Directories whose region around the bounds has more entries than this
+ * get no empty boxes at a rebuild (code 0 everywhere; edits still grow the
+ * boxes of chunks that become empty). */
+#define WK__VBOX_REBUILD_MAX ((uint64_t)1 << 16)
+
 
 static void *w_alloc(world *w, size_t bytes) {
     void *p = w->hooks.alloc(w->hooks.user, bytes);
@@ -119,17 +124,9 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
     w->table[i].unused = 0;
     w->table[i].c = c;
     w->chunks++;
-    if (w->dir) {
-        int64_t cc[3] = {cx, cy, cz};
-        int inside = 1;
-        for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
-        if (inside) {
-            wk__vdirent *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                                     (uint64_t)(cx - w->dlo[0])];
-            e->c = (uintptr_t)c | (e->c & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
-            e->groups = 0;
-        }
-    }
+    /* a new chunk is empty: its directory entry (empty-pair bit, empty box, no
+     * address) stays as it is; the address goes in when the chunk becomes
+     * nonempty (sync_groups) */
     return c;
 }
 
@@ -142,6 +139,99 @@ static wk__vdirent *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
         if (cc[a] < w->dlo[a] || (uint64_t)(cc[a] - w->dlo[a]) >= w->dn[a]) return NULL;
     return &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
                    (uint64_t)(cx - w->dlo[0])];
+}
+
+/* The directory's empty boxes (see WK__VBOX_MAX). Coordinates here are
+ * relative to the directory's low corner. */
+static uint64_t dir_at(const world *w, const int64_t r[3]) {
+    return ((uint64_t)r[2] * w->dn[1] + (uint64_t)r[1]) * w->dn[0] + (uint64_t)r[0];
+}
+
+static uintptr_t box_encode(const int lo[3], const int hi[3]) {
+    uintptr_t v = 0;
+    for (int a = 0; a < 3; a++)
+        v |= ((uintptr_t)lo[a] << WK__VBOX_LO(a)) | ((uintptr_t)hi[a] << WK__VBOX_HI(a)) |
+             ((uintptr_t)(lo[a] + hi[a]) << WK__VBOX_S(a));
+    return v;
+}
+
+/* The box of the empty entry r, grown a slab at a time (faces -x, +x, -y,
+ * +y, -z, +z in turn) while the slab is inside the directory and empty. */
+static uintptr_t box_grow(const world *w, const int64_t r[3]) {
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int f = 0; f < 6; f++) {
+            int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
+            if (*e >= WK__VBOX_MAX) continue;
+            int64_t s = (f & 1) ? r[a] + hi[a] + 1 : r[a] - lo[a] - 1;
+            if (s < 0 || s >= (int64_t)w->dn[a]) continue;
+            int64_t l[3], h[3], t[3];
+            for (int b = 0; b < 3; b++) {
+                l[b] = r[b] - lo[b];
+                h[b] = r[b] + hi[b];
+            }
+            l[a] = h[a] = s;
+            int empty = 1;
+            for (t[2] = l[2]; empty && t[2] <= h[2]; t[2]++)
+                for (t[1] = l[1]; empty && t[1] <= h[1]; t[1]++)
+                    for (t[0] = l[0]; empty && t[0] <= h[0]; t[0]++) empty = w->dir[dir_at(w, t)].groups == 0;
+            if (empty) {
+                (*e)++;
+                grown = 1;
+            }
+        }
+    }
+    return box_encode(lo, hi);
+}
+
+/* Entry r became nonempty: every empty box around it that contains it is
+ * cut on one axis, the one on which r lies farthest from the box's chunk
+ * (the first such axis on equal distances): the box's extent towards r
+ * becomes that distance - 1. The containment test reads the code's 2-bit
+ * extents at once: an entry at offset d from r needs lo >= -d (d < 0) or
+ * hi >= d (d > 0) on every axis, and an extent (at most 2) is >= 1 when
+ * either of its bits is set, >= 2 when its high bit is. */
+static void boxes_exclude(world *w, const int64_t r[3]) {
+    _Static_assert(WK__VBOX_MAX == 2, "the containment test below takes extents of at most 2");
+    const int64_t M = WK__VBOX_MAX;
+    /* need1[a][d + 2], need2[a][d + 2]: the low bit of the extent field that must be >= 1, >= 2 */
+    uintptr_t need1[3][5], need2[3][5];
+    for (int a = 0; a < 3; a++) {
+        const uintptr_t lo = (uintptr_t)1 << WK__VBOX_LO(a), hi = (uintptr_t)1 << WK__VBOX_HI(a);
+        const uintptr_t n1[5] = {0, lo, 0, hi, 0}, n2[5] = {lo, 0, 0, 0, hi};
+        for (int k = 0; k < 5; k++) {
+            need1[a][k] = n1[k];
+            need2[a][k] = n2[k];
+        }
+    }
+    int64_t l[3], h[3];
+    for (int a = 0; a < 3; a++) {
+        l[a] = r[a] - M < 0 ? 0 : r[a] - M;
+        h[a] = r[a] + M > (int64_t)w->dn[a] - 1 ? (int64_t)w->dn[a] - 1 : r[a] + M;
+    }
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    for (int64_t z = l[2]; z <= h[2]; z++)
+        for (int64_t y = l[1]; y <= h[1]; y++) {
+            wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
+            const int d1 = (int)(r[1] - y), d2 = (int)(r[2] - z);
+            const uintptr_t n1yz = need1[1][d1 + 2] | need1[2][d2 + 2], n2yz = need2[1][d1 + 2] | need2[2][d2 + 2];
+            const int a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
+            for (int64_t x = l[0]; x <= h[0]; x++) {
+                wk__vdirent *e = &row[x];
+                if (e->groups) continue; /* r itself, or a nonempty entry: no box */
+                const uintptr_t c = e->c;
+                const int d0 = (int)(r[0] - x), a0 = d0 < 0 ? -d0 : d0;
+                const uintptr_t n1 = n1yz | need1[0][d0 + 2], n2 = n2yz | need2[0][d0 + 2];
+                if (((c | (c >> 1)) & n1) != n1 || ((c >> 1) & n2) != n2) continue;
+                /* the cut (selects, not branches): axis b, |d| = ab >= 1 */
+                const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
+                const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
+                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + 7 * b;
+                const uintptr_t drop = ((c >> at) & 3) - (uintptr_t)(ab - 1); /* >= 1: the extent was >= ab */
+                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + 7 * b)); /* the extent and s */
+            }
+        }
 }
 
 /* Builds the directory around the bounds with room to grow (half the
@@ -194,6 +284,25 @@ static void rebuild_dir(world *w) {
             if (e) e->c &= ~WK__VDIR_PAIR_EMPTY;
         }
     }
+    /* the empty boxes around the bounds (elsewhere code 0, the chunk alone:
+     * walks do not go there before the bounds grow) */
+    int64_t blo[3], bhi[3];
+    uint64_t region = 1;
+    for (int a = 0; a < 3; a++) {
+        blo[a] = (int64_t)w->lo[a] - w->dlo[a] - WK__VBOX_MAX;
+        bhi[a] = (int64_t)w->hi[a] - w->dlo[a] + WK__VBOX_MAX;
+        if (blo[a] < 0) blo[a] = 0;
+        if (bhi[a] > (int64_t)w->dn[a] - 1) bhi[a] = (int64_t)w->dn[a] - 1;
+        region *= (uint64_t)(bhi[a] - blo[a] + 1);
+    }
+    if (region > WK__VBOX_REBUILD_MAX) return;
+    int64_t r[3];
+    for (r[2] = blo[2]; r[2] <= bhi[2]; r[2]++)
+        for (r[1] = blo[1]; r[1] <= bhi[1]; r[1]++)
+            for (r[0] = blo[0]; r[0] <= bhi[0]; r[0]++) {
+                wk__vdirent *e = &dir[dir_at(w, r)];
+                if (!e->groups) e->c = (e->c & WK__VDIR_PAIR_EMPTY) | box_grow(w, r);
+            }
 }
 
 /* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
@@ -284,8 +393,13 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
     if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
     e->groups = c->groups;
-    e->c = (e->c & (WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)) | wk__vdir_gpairs(c->groups);
-    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
+    const int64_t r[3] = {(int64_t)c->cx - w->dlo[0], (int64_t)c->cy - w->dlo[1], (int64_t)c->cz - w->dlo[2]};
+    if (c->groups) e->c = (uintptr_t)c | wk__vdir_gpairs(c->groups) | (e->c & WK__VDIR_PAIR_EMPTY);
+    else e->c = (e->c & WK__VDIR_PAIR_EMPTY) | box_grow(w, r); /* became empty: its own box */
+    if ((old == 0) != (c->groups == 0)) {
+        update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
+        if (c->groups) boxes_exclude(w, r);
+    }
 }
 
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {

@@ -638,6 +638,63 @@ int wk_check_voxel_group_pair_edits(void) {
     return sparse_edits(93, -16, -16, -16, 32, 60, 12, "group-pair edits");
 }
 
+/* The AVX-512 walk leaves an empty or absent chunk through the directory's
+ * empty box of chunks around it (up to 5 x 5 x 5 chunks, voxel_impl.h),
+ * which edits keep empty: a chunk going nonempty cuts the boxes that
+ * contain it, one going empty grows its own. Edits in a box of 8^3 chunks
+ * with at most 64 blocks placed (boxes of every shape, cut and grown again),
+ * rays aimed at them; then a world without a directory (bounds too large
+ * for one), where the walk looks chunks up by hash: a chunk made and left
+ * empty there must count as the chunk alone. Every ISA against the dense
+ * walk. */
+int wk_check_voxel_empty_boxes(void) {
+    int fails = sparse_edits(95, -64, -48, -64, 128, 40, 64, "empty boxes");
+    wk_rng rng = {97};
+    dense_world dw = dense_new(-40, -24, -40, 80, 48, 80);
+    wk_voxel_world *w = new_world();
+    /* two blocks 1000 chunks apart on x, cleared at once: the bounds stay, too large for a directory */
+    EXPECT(wk_voxel_set_block(w, -8000, 0, 0, 1) == WK_OK && wk_voxel_set_block(w, 8000, 0, 0, 1) == WK_OK,
+           "far blocks");
+    EXPECT(wk_voxel_set_block(w, -8000, 0, 0, 0) == WK_OK && wk_voxel_set_block(w, 8000, 0, 0, 0) == WK_OK,
+           "far blocks cleared");
+    ray_set rs = rays_new(300);
+    int32_t placed[48][3];
+    int nplaced = 0;
+    for (int round = 0; round < 8 && fails < 5; round++) {
+        for (int e = 0; e < 12; e++) {
+            int32_t x = dw.x0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nx);
+            int32_t y = dw.y0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.ny);
+            int32_t z = dw.z0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nz);
+            EXPECT(set_both(w, &dw, x, y, z, WK_VOXEL_FULL) == WK_OK, "set");
+            if (e % 2 == 0) EXPECT(set_both(w, &dw, x, y, z, 0) == WK_OK, "clear"); /* an empty chunk made */
+            else if (nplaced < 48) {
+                placed[nplaced][0] = x;
+                placed[nplaced][1] = y;
+                placed[nplaced][2] = z;
+                nplaced++;
+            }
+        }
+        random_rays(&rs, &dw, &rng);
+        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
+            if (wk_rng_u64(&rng) % 4 == 0) continue;
+            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+            for (int a = 0; a < 3; a++) rs.d[a][i] = (float)(placed[k][a] + wk_rng_unit(&rng) - rs.o[a][i]);
+            rs.tmax[i] = INFINITY;
+        }
+        char label[96];
+        snprintf(label, sizeof label, "no directory round %d", round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+    }
+    /* the directory would take 2004 x 16 x 16 entries of 16 bytes: none was kept */
+    wk_voxel_stats st;
+    EXPECT(wk_voxel_world_stats(w, &st) == WK_OK && st.bytes < ((uint64_t)4 << 20),
+           "the world without a directory holds %llu bytes", (unsigned long long)st.bytes);
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* Rays from outside the world's bounds on the quarter-block lattice, with
  * directions of quarter steps (many zero components): their entry point lies
  * on a plane of the other axes, where a SIMD setup hands the ray to the
