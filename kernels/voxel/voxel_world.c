@@ -155,6 +155,20 @@ static uintptr_t box_encode(const int lo[3], const int hi[3]) {
     return v;
 }
 
+/* Whether every entry of the box l..h (inclusive, inside the directory)
+ * is empty. */
+static int dir_box_empty(const world *w, const int64_t l[3], const int64_t h[3]) {
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    for (int64_t z = l[2]; z <= h[2]; z++)
+        for (int64_t y = l[1]; y <= h[1]; y++) {
+            const wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
+            uint64_t any = 0;
+            for (int64_t x = l[0]; x <= h[0]; x++) any |= row[x].groups;
+            if (any) return 0;
+        }
+    return 1;
+}
+
 /* The box of the empty entry r, grown a slab at a time (faces -x, +x, -y,
  * +y, -z, +z in turn) while the slab is inside the directory and empty. */
 static uintptr_t box_grow(const world *w, const int64_t r[3]) {
@@ -166,17 +180,13 @@ static uintptr_t box_grow(const world *w, const int64_t r[3]) {
             if (*e >= WK__VBOX_MAX) continue;
             int64_t s = (f & 1) ? r[a] + hi[a] + 1 : r[a] - lo[a] - 1;
             if (s < 0 || s >= (int64_t)w->dn[a]) continue;
-            int64_t l[3], h[3], t[3];
+            int64_t l[3], h[3];
             for (int b = 0; b < 3; b++) {
                 l[b] = r[b] - lo[b];
                 h[b] = r[b] + hi[b];
             }
             l[a] = h[a] = s;
-            int empty = 1;
-            for (t[2] = l[2]; empty && t[2] <= h[2]; t[2]++)
-                for (t[1] = l[1]; empty && t[1] <= h[1]; t[1]++)
-                    for (t[0] = l[0]; empty && t[0] <= h[0]; t[0]++) empty = w->dir[dir_at(w, t)].groups == 0;
-            if (empty) {
+            if (dir_box_empty(w, l, h)) {
                 (*e)++;
                 grown = 1;
             }
