@@ -13,7 +13,11 @@
  * within the group) is set in occ when the block is nonempty, and also in
  * brick when it is a brick. The two words share a cache line, so that a
  * walk that finds a nonempty block reads its brick bit from the line it
- * already has. */
+ * already has. An empty group (occ 0) has no bricks; its brick word holds
+ * instead an empty box of groups of its chunk around it (fields
+ * WK__VGBOX_*, extents 0..3 inside the chunk), kept empty by edits: the
+ * AVX-512 walk leaves a group in an empty aligned pair of groups through
+ * it. Brick bits are read only where occ has the block's bit. */
 typedef struct wk__vgroup {
     uint64_t occ, brick;
 } wk__vgroup;
@@ -112,9 +116,17 @@ struct wk_voxel_world {
  * jumps). The AVX-512 walk uses the boxes; the others use the 64^3 and
  * 128^3 nodes. */
 #define WK__VBOX_MAX 2
-#define WK__VBOX_LO(a) (8 + 7 * (a))
-#define WK__VBOX_HI(a) (10 + 7 * (a))
-#define WK__VBOX_S(a) (12 + 7 * (a))
+#define WK__VBOX_STRIDE 12
+#define WK__VBOX_LO(a) (10 + WK__VBOX_STRIDE * (a))
+#define WK__VBOX_S(a) (14 + WK__VBOX_STRIDE * (a))
+#define WK__VBOX_HI(a) (18 + WK__VBOX_STRIDE * (a))
+/* A group's box (see wk__vgroup): the same fields for boxes of groups in
+ * the chunk (extents 0..3), with lo and s 2 bits lower, so that one shift
+ * and mask yields lo 64 and s 64 of a chunk's box or lo 16 and s 16 of a
+ * group's (the bits in between are 0 in both). */
+#define WK__VGBOX_LO(a) (WK__VBOX_LO(a) - 2)
+#define WK__VGBOX_S(a) (WK__VBOX_S(a) - 2)
+#define WK__VGBOX_HI(a) WK__VBOX_HI(a)
 
 /* The chunk of a directory word c whose groups mask is nonzero. */
 static inline const struct wk__vchunk *wk__vdir_chunk(uintptr_t c) {

@@ -355,8 +355,9 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * The margin itself is a per-ray constant no smaller than the reference's
  * (a larger margin only accepts fewer positions): an accepted x4 lies in
  * the node (an aligned cube of at most 128 cells around a cell inside the
- * bounds, or an empty box reaching at most WK__VBOX_MAX <= 2 chunks past
- * the lane's chunk), so |x4| <= B = max |LO|, |HI| + 128 cells, and
+ * bounds, an empty box reaching at most WK__VBOX_MAX <= 2 chunks past the
+ * lane's chunk, or a box of groups inside it), so |x4| <= B = max |LO|,
+ * |HI| + 128 cells, and
  * 4 |s*d| <= |x4| + 4 |o|, so (|x4| + 4 |s*d|) <= 2 B + 4 max |o_a|; the
  * product is taken with a 1 + 1e-7 factor over its own rounding.
  * The reference's check that an accepted cell is not behind q is left out:
@@ -453,7 +454,10 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
      * live, side by side with hasg) */
     const __m512i gbit = _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk);
     __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, gbit);
-    s->occ = _mm512_mask_i64gather_epi64(zero, gnear, gaddr, off_occ, 1);
+    /* a group in an empty pair is empty: its record's second word (brick, 0 for an
+     * empty group) holds its empty box of groups (see wk__vgroup), loaded instead */
+    const __m512i raddr = _mm512_mask_add_epi64(gaddr, hasg & (__mmask8)~gnear, gaddr, _mm512_set1_epi64(8));
+    s->occ = _mm512_mask_i64gather_epi64(zero, hasg, raddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;
     s->gnear = gnear;
@@ -477,15 +481,14 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i chunk = p->chunk;
     const __mmask8 hasg = s->hasg;
     const __m512i gaddr = s->gaddr, occ = s->occ;
-    __mmask8 hasocc = _mm512_mask_cmpneq_epi64_mask(hasg, occ, zero);
+    const __mmask8 gnear = s->gnear; /* within hasg: occ holds the group's occupancy there, a box elsewhere */
+    __mmask8 hasocc = _mm512_mask_cmpneq_epi64_mask(gnear, occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
-    /* within hasocc: occ is 0 outside gnear (the gather's zeros), so a set bit
-     * means occ != 0 (tested side by side with hasocc) */
-    __mmask8 occbit = _mm512_mask_test_epi64_mask(hasg, _mm512_srlv_epi64(occ, bb), one);
+    /* within hasocc: a set bit means occ != 0 (tested side by side with hasocc) */
+    __mmask8 occbit = _mm512_mask_test_epi64_mask(gnear, _mm512_srlv_epi64(occ, bb), one);
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-    const __mmask8 gnear = s->gnear; /* within hasg */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
@@ -584,27 +587,36 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
     if (live) {
         /* the exit plane by estimate. The node: the aligned cube of N cells around q,
          * or in an empty or absent chunk (no group-pair bit) the directory word's
-         * empty box of chunks (see WK__VBOX_MAX): per axis a, chunks c - lo to
-         * c - lo + s (s = lo + hi), from cell base = (c - lo) 64, Na = (s + 1) 64
-         * cells. Every cell of either is empty, so leaving it in one jump is the
+         * empty box of chunks (see WK__VBOX_MAX), or in a group of an empty aligned
+         * pair of groups the group's empty box of groups (see wk__vgroup; none
+         * where its word is 0): per axis a, units c - lo to c - lo + s (s = lo + hi),
+         * from cell base = (c - lo) unit, Na = (s + 1) unit cells (unit 64 or 16).
+         * Every cell of any of them is empty, so leaving it in one jump is the
          * reference's walk (voxel_trace.c's argument holds for any empty box) */
         const __m512i Nm1 = _mm512_sub_epi64(N, one);
-        const __mmask8 isbox = live & (__mmask8)~s->hasg;
-        const __m512i cw = p->chunk, c64 = _mm512_set1_epi64(64);
-        /* the low bits cleared from q: N - 1, or 63 in a box (its chunk) */
-        const __m512i clr = _mm512_mask_mov_epi64(Nm1, isbox, _mm512_set1_epi64(63));
+        /* boxes: chunk boxes where the chunk is empty, group boxes where the group's
+         * pair is empty and its box word nonzero (0: none, the pair's 32^3 cells) */
+        const __mmask8 gbox = _mm512_mask_test_epi64_mask(live & s->hasg & (__mmask8)~s->gnear, s->occ, s->occ);
+        const __mmask8 isbox = (live & (__mmask8)~s->hasg) | gbox;
+        /* the box's word: the directory word, or in a chunk the group's (gathered in step_occ) */
+        const __m512i bw = _mm512_mask_mov_epi64(p->chunk, gbox, s->occ);
+        /* a box's unit: 64 cells (chunks) or 16 (groups) */
+        const __m512i unit = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), gbox, _mm512_set1_epi64(16));
+        /* the low bits cleared from q: N - 1, or unit - 1 in a box (its chunk or group) */
+        const __m512i clr = _mm512_mask_sub_epi64(Nm1, isbox, unit, one);
         __m512d *o = p->o4, *d = p->d4; /* scaled by 4: num below is 4 num, its quotients and estimates the same */
         __m512i base[3], P[3], Na[3];
         __m512d num[3], est[3];
         for (int a = 0; a < 3; a++) {
-            /* lo 64 and s 64 of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a)), 0 elsewhere */
-            __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(cw, WK__VBOX_LO(a) - 6),
-                                                  _mm512_set1_epi64(0xC0));
-            __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(cw, WK__VBOX_S(a) - 6),
-                                                 _mm512_set1_epi64(0x1C0));
+            /* lo unit and s unit of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a) of a chunk's,
+             * 2 lower of a group's: see WK__VGBOX_LO), 0 elsewhere */
+            __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_LO(a) - 6),
+                                                  _mm512_set1_epi64(0xF0));
+            __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_S(a) - 6),
+                                                 _mm512_set1_epi64(0x1F0));
             base[a] = _mm512_sub_epi64(_mm512_andnot_si512(clr, q[a]), lo64);
-            /* N, or (s + 1) 64 in a box (where N is 64 or 128: taken as 64 there) */
-            Na[a] = _mm512_add_epi64(_mm512_mask_mov_epi64(N, isbox, c64), s64);
+            /* N, or (s + 1) unit in a box */
+            Na[a] = _mm512_add_epi64(_mm512_mask_mov_epi64(N, isbox, unit), s64);
             P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], Na[a]);
             num[a] = _mm512_sub_pd(_mm512_cvtepi64_pd(P[a]), o[a]);
             est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv4[a]);

@@ -92,6 +92,89 @@ static int grow_table(world *w) {
     return 1;
 }
 
+/* The empty boxes of groups in a chunk (see wk__vgroup): the brick word of
+ * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4. */
+static uint64_t gbox_encode(const int lo[3], const int hi[3]) {
+    uint64_t v = 0;
+    for (int a = 0; a < 3; a++)
+        v |= ((uint64_t)lo[a] << WK__VGBOX_LO(a)) | ((uint64_t)hi[a] << WK__VGBOX_HI(a)) |
+             ((uint64_t)(lo[a] + hi[a]) << WK__VGBOX_S(a));
+    return v;
+}
+
+/* The groups of the box l..h (inclusive) as a groups mask. */
+static uint64_t gmask(const int l[3], const int h[3]) {
+    uint64_t row = ((1u << (h[0] + 1)) - (1u << l[0])), m = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int y = l[1]; y <= h[1]; y++) m |= row << (4 * y + 16 * z);
+    return m;
+}
+
+/* The box of the empty group g, grown a slab at a time (faces -x, +x, -y,
+ * +y, -z, +z in turn) while the slab is inside the chunk and empty. */
+static uint64_t gbox_grow(const wk__vchunk *c, int g) {
+    const int gc[3] = {g & 3, (g >> 2) & 3, g >> 4};
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int f = 0; f < 6; f++) {
+            int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
+            int s = (f & 1) ? gc[a] + hi[a] + 1 : gc[a] - lo[a] - 1;
+            if (s < 0 || s > 3) continue;
+            int l[3], h[3];
+            for (int b = 0; b < 3; b++) {
+                l[b] = gc[b] - lo[b];
+                h[b] = gc[b] + hi[b];
+            }
+            l[a] = h[a] = s;
+            if (!(c->groups & gmask(l, h))) {
+                (*e)++;
+                grown = 1;
+            }
+        }
+    }
+    return gbox_encode(lo, hi);
+}
+
+/* Group g became nonempty. In a chunk that had other nonempty groups, every
+ * empty group's box that contains g is cut on the axis on which g lies
+ * farthest (the first on equal distances): the extent towards g becomes
+ * that distance - 1. In a chunk that was empty, every other group's box
+ * becomes 0 (none: the walk leaves its 2 x 2 x 2 block of groups), until
+ * the group goes empty again or a bulk edit grows the boxes (gboxes_grow). */
+static void gboxes_exclude(wk__vchunk *c, int g, int first) {
+    if (first) {
+        for (int k = 0; k < 64; k++)
+            if (k != g) c->grp[k].brick = 0;
+        return;
+    }
+    const int gc[3] = {g & 3, (g >> 2) & 3, g >> 4};
+    for (int k = 0; k < 64; k++) {
+        if ((c->groups >> k) & 1) continue; /* g itself, or a nonempty group: no box */
+        const uint64_t v = c->grp[k].brick;
+        const int d[3] = {gc[0] - (k & 3), gc[1] - ((k >> 2) & 3), gc[2] - (k >> 4)};
+#define WK__GF(at) ((int)((v >> (at)) & 3))
+        const int in = d[0] >= -WK__GF(WK__VGBOX_LO(0)) && d[0] <= WK__GF(WK__VGBOX_HI(0)) &&
+                       d[1] >= -WK__GF(WK__VGBOX_LO(1)) && d[1] <= WK__GF(WK__VGBOX_HI(1)) &&
+                       d[2] >= -WK__GF(WK__VGBOX_LO(2)) && d[2] <= WK__GF(WK__VGBOX_HI(2));
+        if (!in) continue;
+        const int a0 = d[0] < 0 ? -d[0] : d[0], a1 = d[1] < 0 ? -d[1] : d[1], a2 = d[2] < 0 ? -d[2] : d[2];
+        const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
+        const int db = b == 0 ? d[0] : b == 1 ? d[1] : d[2], ab = db < 0 ? -db : db;
+        const int at = db > 0 ? WK__VGBOX_HI(0) + WK__VBOX_STRIDE * b : WK__VGBOX_LO(0) + WK__VBOX_STRIDE * b;
+        const uint64_t drop = (uint64_t)(WK__GF(at) - (ab - 1)); /* >= 1: the extent was >= |d| */
+#undef WK__GF
+        c->grp[k].brick = v - (drop << at) - (drop << (WK__VGBOX_S(0) + WK__VBOX_STRIDE * b));
+    }
+}
+
+/* Grows the box of every empty group of a nonempty chunk (after a bulk edit). */
+static void gboxes_grow(wk__vchunk *c) {
+    if (!c->groups) return;
+    for (int k = 0; k < 64; k++)
+        if (!((c->groups >> k) & 1)) c->grp[k].brick = gbox_grow(c, k);
+}
+
 /* The chunk, made (empty) when absent and `make`; NULL when absent and not
  * made, or on allocation failure (*nomem set). */
 static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int make, int *nomem) {
@@ -237,9 +320,9 @@ static void boxes_exclude(world *w, const int64_t r[3]) {
                 /* the cut (selects, not branches): axis b, |d| = ab >= 1 */
                 const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
                 const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
-                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + 7 * b;
+                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * b;
                 const uintptr_t drop = ((c >> at) & 3) - (uintptr_t)(ab - 1); /* >= 1: the extent was >= ab */
-                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + 7 * b)); /* the extent and s */
+                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + WK__VBOX_STRIDE * b)); /* the extent and s */
             }
         }
 }
@@ -412,7 +495,27 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     }
 }
 
+static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask);
+
+/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
+ * keeping the groups' empty boxes: an empty group's brick word is its box,
+ * set aside while the group is edited. */
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
+    const uint64_t old_groups = c->groups;
+    const int was_empty = c->grp[g].occ == 0;
+    const uint64_t box = c->grp[g].brick;
+    if (was_empty) c->grp[g].brick = 0;
+    const int ok = set_in_chunk_raw(w, c, g, b, mask);
+    if (c->grp[g].occ == 0) {
+        /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
+         * of its own (in a chunk that went empty nothing reads the groups' boxes) */
+        if (was_empty) c->grp[g].brick = box;
+        else if (c->groups) c->grp[g].brick = gbox_grow(c, g);
+    } else if (was_empty) gboxes_exclude(c, g, old_groups == 0);
+    return ok;
+}
+
+static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
     int was = (c->grp[g].occ & bit) != 0, was_brick = (c->grp[g].brick & bit) != 0;
     const uint64_t old_groups = c->groups;
@@ -496,6 +599,21 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     return WK_OK;
 }
 
+/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on): the group
+ * boxes of every chunk there grown anew (single edits only cut them or
+ * grow one). */
+static void gboxes_grow_region(world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny, uint32_t nz) {
+    const int64_t l[3] = {wk__vshr(x0, 4), wk__vshr(y0, 4), wk__vshr(z0, 4)};
+    const int64_t h[3] = {wk__vshr((int64_t)x0 + nx - 1, 4), wk__vshr((int64_t)y0 + ny - 1, 4),
+                          wk__vshr((int64_t)z0 + nz - 1, 4)};
+    for (int64_t cz = l[2]; cz <= h[2]; cz++)
+        for (int64_t cy = l[1]; cy <= h[1]; cy++)
+            for (int64_t cx = l[0]; cx <= h[0]; cx++) {
+                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                if (c) gboxes_grow(c);
+            }
+}
+
 wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
                            uint32_t nz, const uint8_t *v, size_t stride, size_t slice_stride) {
     wk__detail_reset(__func__);
@@ -554,6 +672,7 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                 if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0);
             }
         }
+    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }
 
@@ -629,5 +748,6 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
             }
         }
     w_free(w, h, bytes);
+    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }
