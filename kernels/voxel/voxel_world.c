@@ -312,16 +312,17 @@ static void boxes_exclude(world *w, const int64_t r[3]) {
             const int a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
             for (int64_t x = l[0]; x <= h[0]; x++) {
                 wk__vdirent *e = &row[x];
-                if (e->groups) continue; /* r itself, or a nonempty entry: no box */
                 const uintptr_t c = e->c;
                 const int d0 = (int)(r[0] - x), a0 = d0 < 0 ? -d0 : d0;
                 const uintptr_t n1 = n1yz | need1[0][d0 + 2], n2 = n2yz | need2[0][d0 + 2];
-                if (((c | (c >> 1)) & n1) != n1 || ((c >> 1) & n2) != n2) continue;
-                /* the cut (selects, not branches): axis b, |d| = ab >= 1 */
+                /* r itself and nonempty entries hold no box; the rest: does it contain r? */
+                const int in = (e->groups == 0) & (((c | (c >> 1)) & n1) == n1) & (((c >> 1) & n2) == n2);
+                /* the cut (selects, not branches): axis b, |d| = ab (>= 1 where in) */
                 const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
                 const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
                 const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * b;
-                const uintptr_t drop = ((c >> at) & 3) - (uintptr_t)(ab - 1); /* >= 1: the extent was >= ab */
+                /* >= 1 where in (the extent was >= ab); 0 elsewhere: the word stays */
+                const uintptr_t drop = in ? ((c >> at) & 3) - (uintptr_t)(ab - 1) : 0;
                 e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + WK__VBOX_STRIDE * b)); /* the extent and s */
             }
         }
