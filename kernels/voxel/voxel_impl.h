@@ -13,7 +13,11 @@
  * within the group) is set in occ when the block is nonempty, and also in
  * brick when it is a brick. The two words share a cache line, so that a
  * walk that finds a nonempty block reads its brick bit from the line it
- * already has. */
+ * already has. An empty group (occ 0) has no bricks; its brick word holds
+ * instead an empty box of groups of its chunk around it (fields
+ * WK__VGBOX_*, extents 0..3 inside the chunk), kept empty by edits: the
+ * AVX-512 walk leaves a group in an empty aligned pair of groups through
+ * it. Brick bits are read only where occ has the block's bit. */
 typedef struct wk__vgroup {
     uint64_t occ, brick;
 } wk__vgroup;
@@ -79,7 +83,8 @@ struct wk_voxel_world {
 
 #define WK__VDIR_PAIR_EMPTY ((uintptr_t)1)
 
-/* A directory entry's word c: the chunk's address (8-aligned; 0: no chunk),
+/* A directory entry's word c: the chunk's address (8-aligned; for an
+ * empty or absent chunk the empty box code instead, see WK__VBOX_MAX),
  * bit 0 WK__VDIR_PAIR_EMPTY, and on x86-64 the chunk's group-pair summary
  * in bits 56-63 (WK__VDIR_GPAIRS): bit 56 + k is set when the aligned
  * 2 x 2 x 2 block k of groups (k = gx / 2 + 2 (gy / 2) + 4 (gz / 2)) holds a
@@ -97,7 +102,33 @@ struct wk_voxel_world {
 #define WK__VDIR_ADDR (~(uintptr_t)7)
 #endif
 
-/* The chunk of a directory word c (NULL: none). */
+/* A directory entry's word c when its chunk is empty or absent (groups
+ * 0; the summary byte 0): no address (nothing reads an empty chunk), but
+ * an empty box of chunks around it, all of them empty, so that a walk in
+ * the chunk may leave the whole box in one jump. The box is the chunks
+ * c - lo .. c + hi per axis a (0 <= lo, hi <= WK__VBOX_MAX), stored as lo
+ * in bits WK__VBOX_LO(a), hi in bits WK__VBOX_HI(a) (2 bits each) and
+ * s = lo + hi in bits WK__VBOX_S(a) (3 bits). Code 0 is the chunk alone. A
+ * box always lies inside the directory. Edits keep every box empty: a
+ * chunk that becomes nonempty cuts the boxes around it that contain it,
+ * one that becomes empty grows its own box (so a box may be smaller than
+ * the largest empty one: that changes no result, only how far a walk
+ * jumps). The AVX-512 walk uses the boxes; the others use the 64^3 and
+ * 128^3 nodes. */
+#define WK__VBOX_MAX 2
+#define WK__VBOX_STRIDE 12
+#define WK__VBOX_LO(a) (10 + WK__VBOX_STRIDE * (a))
+#define WK__VBOX_S(a) (14 + WK__VBOX_STRIDE * (a))
+#define WK__VBOX_HI(a) (18 + WK__VBOX_STRIDE * (a))
+/* A group's box (see wk__vgroup): the same fields for boxes of groups in
+ * the chunk (extents 0..3), with lo and s 2 bits lower, so that one shift
+ * and mask yields lo 64 and s 64 of a chunk's box or lo 16 and s 16 of a
+ * group's (the bits in between are 0 in both). */
+#define WK__VGBOX_LO(a) (WK__VBOX_LO(a) - 2)
+#define WK__VGBOX_S(a) (WK__VBOX_S(a) - 2)
+#define WK__VGBOX_HI(a) WK__VBOX_HI(a)
+
+/* The chunk of a directory word c whose groups mask is nonzero. */
 static inline const struct wk__vchunk *wk__vdir_chunk(uintptr_t c) {
     return (const struct wk__vchunk *)(c & WK__VDIR_ADDR);
 }

@@ -36,6 +36,9 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
 
 enum { L = 8 };
 
+/* the position margin's bound B below allows nodes 128 cells past the bounds */
+_Static_assert(WK__VBOX_MAX <= 2, "an empty box reaches at most 2 chunks past the lane's chunk");
+
 #if !WK__VDIR_GPAIRS
 #error "the AVX-512 walk reads the directory's group-pair summary (x86-64)"
 #endif
@@ -351,7 +354,10 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * and x4 = 4 o + s (4 d) is its (o + s d) 4.
  * The margin itself is a per-ray constant no smaller than the reference's
  * (a larger margin only accepts fewer positions): an accepted x4 lies in
- * the node, so |x4| <= B = max |LO|, |HI| + 128 cells, and
+ * the node (an aligned cube of at most 128 cells around a cell inside the
+ * bounds, an empty box reaching at most WK__VBOX_MAX <= 2 chunks past the
+ * lane's chunk, or a box of groups inside it), so |x4| <= B = max |LO|,
+ * |HI| + 128 cells, and
  * 4 |s*d| <= |x4| + 4 |o|, so (|x4| + 4 |s*d|) <= 2 B + 4 max |o_a|; the
  * product is taken with a 1 + 1e-7 factor over its own rounding.
  * The reference's check that an accepted cell is not behind q is left out:
@@ -411,9 +417,10 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
                 for (unsigned m = changed; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     const wk__vchunk *c = wk__vfind(w, (int32_t)tc[0][l], (int32_t)tc[1][l], (int32_t)tc[2][l]);
-                    /* the directory word without the empty-pair bit (64^3 cells for an empty chunk) */
-                    p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l),
-                                                     c ? (int64_t)((uintptr_t)c | wk__vdir_gpairs(c->groups)) : 0);
+                    /* the directory word without the empty-pair bit and with box code 0 (the
+                     * chunk alone) for an empty chunk */
+                    int64_t word = c && c->groups ? (int64_t)((uintptr_t)c | wk__vdir_gpairs(c->groups)) : 0;
+                    p->chunk = _mm512_mask_set1_epi64(p->chunk, (__mmask8)(1u << l), word);
                 }
             }
         }
@@ -447,7 +454,10 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
      * live, side by side with hasg) */
     const __m512i gbit = _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk);
     __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, gbit);
-    s->occ = _mm512_mask_i64gather_epi64(zero, gnear, gaddr, off_occ, 1);
+    /* a group in an empty pair is empty: its record's second word (brick, 0 for an
+     * empty group) holds its empty box of groups (see wk__vgroup), loaded instead */
+    const __m512i raddr = _mm512_mask_add_epi64(gaddr, hasg & (__mmask8)~gnear, gaddr, _mm512_set1_epi64(8));
+    s->occ = _mm512_mask_i64gather_epi64(zero, hasg, raddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;
     s->gnear = gnear;
@@ -471,15 +481,14 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     const __m512i chunk = p->chunk;
     const __mmask8 hasg = s->hasg;
     const __m512i gaddr = s->gaddr, occ = s->occ;
-    __mmask8 hasocc = _mm512_mask_cmpneq_epi64_mask(hasg, occ, zero);
+    const __mmask8 gnear = s->gnear; /* within hasg: occ holds the group's occupancy there, a box elsewhere */
+    __mmask8 hasocc = _mm512_mask_cmpneq_epi64_mask(gnear, occ, zero);
     __m512i bb = _mm512_and_si512(_mm512_srli_epi64(q[0], 2), three);
     bb = _mm512_ternarylogic_epi64(m12, q[1], bb, 0xEA);
     bb = _mm512_ternarylogic_epi64(m48, _mm512_slli_epi64(q[2], 2), bb, 0xEA);
-    /* within hasocc: occ is 0 outside gnear (the gather's zeros), so a set bit
-     * means occ != 0 (tested side by side with hasocc) */
-    __mmask8 occbit = _mm512_mask_test_epi64_mask(hasg, _mm512_srlv_epi64(occ, bb), one);
+    /* within hasocc: a set bit means occ != 0 (tested side by side with hasocc) */
+    __mmask8 occbit = _mm512_mask_test_epi64_mask(gnear, _mm512_srlv_epi64(occ, bb), one);
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
-    const __mmask8 gnear = s->gnear; /* within hasg */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
@@ -570,20 +579,45 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
     const __m512i zero = _mm512_setzero_si512();
     const __m512i one = _mm512_set1_epi64(1);
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
-    _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tN[L], tidx[L];
+    _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tNa[3][L], tidx[L];
     _Alignas(64) double to[3][L], td[3][L], tes[L];
     __m512i *q = p->q;
     __mmask8 done = s->done, hits = s->hits, live = s->live;
     __m512i N = s->N;
     if (live) {
-        /* the exit plane by estimate */
+        /* the exit plane by estimate. The node: the aligned cube of N cells around q,
+         * or in an empty or absent chunk (no group-pair bit) the directory word's
+         * empty box of chunks (see WK__VBOX_MAX), or in a group of an empty aligned
+         * pair of groups the group's empty box of groups (see wk__vgroup; none
+         * where its word is 0): per axis a, units c - lo to c - lo + s (s = lo + hi),
+         * from cell base = (c - lo) unit, Na = (s + 1) unit cells (unit 64 or 16).
+         * Every cell of any of them is empty, so leaving it in one jump is the
+         * reference's walk (voxel_trace.c's argument holds for any empty box) */
         const __m512i Nm1 = _mm512_sub_epi64(N, one);
+        /* boxes: chunk boxes where the chunk is empty, group boxes where the group's
+         * pair is empty and its box word nonzero (0: none, the pair's 32^3 cells) */
+        const __mmask8 gbox = _mm512_mask_test_epi64_mask(live & s->hasg & (__mmask8)~s->gnear, s->occ, s->occ);
+        const __mmask8 isbox = (live & (__mmask8)~s->hasg) | gbox;
+        /* the box's word: the directory word, or in a chunk the group's (gathered in step_occ) */
+        const __m512i bw = _mm512_mask_mov_epi64(p->chunk, gbox, s->occ);
+        /* a box's unit: 64 cells (chunks) or 16 (groups) */
+        const __m512i unit = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), gbox, _mm512_set1_epi64(16));
+        /* the low bits cleared from q: N - 1, or unit - 1 in a box (its chunk or group) */
+        const __m512i clr = _mm512_mask_sub_epi64(Nm1, isbox, unit, one);
         __m512d *o = p->o4, *d = p->d4; /* scaled by 4: num below is 4 num, its quotients and estimates the same */
-        __m512i base[3], P[3];
+        __m512i base[3], P[3], Na[3];
         __m512d num[3], est[3];
         for (int a = 0; a < 3; a++) {
-            base[a] = _mm512_andnot_si512(Nm1, q[a]);
-            P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], N);
+            /* lo unit and s unit of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a) of a chunk's,
+             * 2 lower of a group's: see WK__VGBOX_LO), 0 elsewhere */
+            __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_LO(a) - 6),
+                                                  _mm512_set1_epi64(0xF0));
+            __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_S(a) - 6),
+                                                 _mm512_set1_epi64(0x1F0));
+            base[a] = _mm512_sub_epi64(_mm512_andnot_si512(clr, q[a]), lo64);
+            /* N, or (s + 1) unit in a box */
+            Na[a] = _mm512_add_epi64(_mm512_mask_mov_epi64(N, isbox, unit), s64);
+            P[a] = _mm512_mask_add_epi64(base[a], p->pos[a], base[a], Na[a]);
             num[a] = _mm512_sub_pd(_mm512_cvtepi64_pd(P[a]), o[a]);
             est[a] = _mm512_mask_mul_pd(inf, p->mov[a], num[a], p->inv4[a]);
         }
@@ -660,9 +694,9 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
                 __m512d frac = _mm512_sub_pd(x4, fl4);
                 __mmask8 ok = _mm512_mask_cmp_pd_mask(m, frac, p->eps, _CMP_GT_OQ) &
                               _mm512_cmp_pd_mask(frac, p->eps1, _CMP_LT_OQ);
-                /* within the node (base <= c < base + N); the reference's "not behind q"
+                /* within the node (base <= c < base + Na); the reference's "not behind q"
                  * follows from the position test (the cell q held at the last event) */
-                ok &= _mm512_cmple_epu64_mask(_mm512_sub_epi64(c, base[b2]), Nm1);
+                ok &= _mm512_cmplt_epu64_mask(_mm512_sub_epi64(c, base[b2]), Na[b2]);
                 q[b2] = _mm512_mask_mov_epi64(q[b2], ok, c);
                 fix[b2] = m & (__mmask8)~ok;
             }
@@ -675,17 +709,17 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
             __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
             _mm512_store_pd(tes, es);
             _mm512_store_si512((void *)tea, ea);
-            _mm512_store_si512((void *)tN, N);
             for (int b2 = 0; b2 < 3; b2++) {
                 if (!fix[b2]) continue;
                 _mm512_store_si512((void *)tbase[b2], base[b2]);
+                _mm512_store_si512((void *)tNa[b2], Na[b2]);
                 _mm512_store_si512((void *)tq[b2], qold[b2]);
                 _mm512_store_pd(to[b2], _mm512_mul_pd(o[b2], quarter));
                 _mm512_store_pd(td[b2], _mm512_mul_pd(d[b2], quarter));
                 for (unsigned m = fix[b2]; m; m &= m - 1) {
                     int l = __builtin_ctz(m);
                     int step = td[b2][l] > 0 ? 1 : -1;
-                    int64_t lim = step > 0 ? tbase[b2][l] + tN[l] - 1 : tbase[b2][l];
+                    int64_t lim = step > 0 ? tbase[b2][l] + tNa[b2][l] - 1 : tbase[b2][l];
                     int64_t nq = wk__voxel_exact_advance(tq[b2][l], step, b2, to[b2][l], td[b2][l], tes[l],
                                                          (int)tea[l], lim);
                     q[b2] = _mm512_mask_set1_epi64(q[b2], (__mmask8)(1u << l), nq);

@@ -173,9 +173,9 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         if (!have_chunk || cx != ccx || cy != ccy || cz != ccz) {
             if (w->dir) {
                 const wk__vdirent *e = wk__vdir_get(w, cx, cy, cz);
-                chunk = wk__vdir_chunk(e->c);
-                pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
                 groups = e->groups;
+                chunk = groups ? wk__vdir_chunk(e->c) : NULL; /* an empty entry holds a box, no address */
+                pair_empty = (int)(e->c & WK__VDIR_PAIR_EMPTY);
             } else {
                 chunk = wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
                 groups = chunk ? chunk->groups : 0;

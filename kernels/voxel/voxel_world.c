@@ -11,6 +11,11 @@
 
 typedef struct wk_voxel_world world;
 
+/* Directories whose region around the bounds has more entries than this
+ * get no empty boxes at a rebuild (code 0 everywhere; edits still grow the
+ * boxes of chunks that become empty). */
+#define WK__VBOX_REBUILD_MAX ((uint64_t)1 << 16)
+
 
 static void *w_alloc(world *w, size_t bytes) {
     void *p = w->hooks.alloc(w->hooks.user, bytes);
@@ -87,6 +92,89 @@ static int grow_table(world *w) {
     return 1;
 }
 
+/* The empty boxes of groups in a chunk (see wk__vgroup): the brick word of
+ * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4. */
+static uint64_t gbox_encode(const int lo[3], const int hi[3]) {
+    uint64_t v = 0;
+    for (int a = 0; a < 3; a++)
+        v |= ((uint64_t)lo[a] << WK__VGBOX_LO(a)) | ((uint64_t)hi[a] << WK__VGBOX_HI(a)) |
+             ((uint64_t)(lo[a] + hi[a]) << WK__VGBOX_S(a));
+    return v;
+}
+
+/* The groups of the box l..h (inclusive) as a groups mask. */
+static uint64_t gmask(const int l[3], const int h[3]) {
+    uint64_t row = ((1u << (h[0] + 1)) - (1u << l[0])), m = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int y = l[1]; y <= h[1]; y++) m |= row << (4 * y + 16 * z);
+    return m;
+}
+
+/* The box of the empty group g, grown a slab at a time (faces -x, +x, -y,
+ * +y, -z, +z in turn) while the slab is inside the chunk and empty. */
+static uint64_t gbox_grow(const wk__vchunk *c, int g) {
+    const int gc[3] = {g & 3, (g >> 2) & 3, g >> 4};
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int f = 0; f < 6; f++) {
+            int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
+            int s = (f & 1) ? gc[a] + hi[a] + 1 : gc[a] - lo[a] - 1;
+            if (s < 0 || s > 3) continue;
+            int l[3], h[3];
+            for (int b = 0; b < 3; b++) {
+                l[b] = gc[b] - lo[b];
+                h[b] = gc[b] + hi[b];
+            }
+            l[a] = h[a] = s;
+            if (!(c->groups & gmask(l, h))) {
+                (*e)++;
+                grown = 1;
+            }
+        }
+    }
+    return gbox_encode(lo, hi);
+}
+
+/* Group g became nonempty. In a chunk that had other nonempty groups, every
+ * empty group's box that contains g is cut on the axis on which g lies
+ * farthest (the first on equal distances): the extent towards g becomes
+ * that distance - 1. In a chunk that was empty, every other group's box
+ * becomes 0 (none: the walk leaves its 2 x 2 x 2 block of groups), until
+ * the group goes empty again or a bulk edit grows the boxes (gboxes_grow). */
+static void gboxes_exclude(wk__vchunk *c, int g, int first) {
+    if (first) {
+        for (int k = 0; k < 64; k++)
+            if (k != g) c->grp[k].brick = 0;
+        return;
+    }
+    const int gc[3] = {g & 3, (g >> 2) & 3, g >> 4};
+    for (int k = 0; k < 64; k++) {
+        if ((c->groups >> k) & 1) continue; /* g itself, or a nonempty group: no box */
+        const uint64_t v = c->grp[k].brick;
+        const int d[3] = {gc[0] - (k & 3), gc[1] - ((k >> 2) & 3), gc[2] - (k >> 4)};
+#define WK__GF(at) ((int)((v >> (at)) & 3))
+        const int in = d[0] >= -WK__GF(WK__VGBOX_LO(0)) && d[0] <= WK__GF(WK__VGBOX_HI(0)) &&
+                       d[1] >= -WK__GF(WK__VGBOX_LO(1)) && d[1] <= WK__GF(WK__VGBOX_HI(1)) &&
+                       d[2] >= -WK__GF(WK__VGBOX_LO(2)) && d[2] <= WK__GF(WK__VGBOX_HI(2));
+        if (!in) continue;
+        const int a0 = d[0] < 0 ? -d[0] : d[0], a1 = d[1] < 0 ? -d[1] : d[1], a2 = d[2] < 0 ? -d[2] : d[2];
+        const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
+        const int db = b == 0 ? d[0] : b == 1 ? d[1] : d[2], ab = db < 0 ? -db : db;
+        const int at = db > 0 ? WK__VGBOX_HI(0) + WK__VBOX_STRIDE * b : WK__VGBOX_LO(0) + WK__VBOX_STRIDE * b;
+        const uint64_t drop = (uint64_t)(WK__GF(at) - (ab - 1)); /* >= 1: the extent was >= |d| */
+#undef WK__GF
+        c->grp[k].brick = v - (drop << at) - (drop << (WK__VGBOX_S(0) + WK__VBOX_STRIDE * b));
+    }
+}
+
+/* Grows the box of every empty group of a nonempty chunk (after a bulk edit). */
+static void gboxes_grow(wk__vchunk *c) {
+    if (!c->groups) return;
+    for (int k = 0; k < 64; k++)
+        if (!((c->groups >> k) & 1)) c->grp[k].brick = gbox_grow(c, k);
+}
+
 /* The chunk, made (empty) when absent and `make`; NULL when absent and not
  * made, or on allocation failure (*nomem set). */
 static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int make, int *nomem) {
@@ -119,17 +207,9 @@ static wk__vchunk *get_chunk(world *w, int32_t cx, int32_t cy, int32_t cz, int m
     w->table[i].unused = 0;
     w->table[i].c = c;
     w->chunks++;
-    if (w->dir) {
-        int64_t cc[3] = {cx, cy, cz};
-        int inside = 1;
-        for (int a = 0; a < 3; a++) inside &= cc[a] >= w->dlo[a] && (uint64_t)(cc[a] - w->dlo[a]) < w->dn[a];
-        if (inside) {
-            wk__vdirent *e = &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
-                                     (uint64_t)(cx - w->dlo[0])];
-            e->c = (uintptr_t)c | (e->c & WK__VDIR_PAIR_EMPTY); /* a new chunk is empty: the bit stays */
-            e->groups = 0;
-        }
-    }
+    /* a new chunk is empty: its directory entry (empty-pair bit, empty box, no
+     * address) stays as it is; the address goes in when the chunk becomes
+     * nonempty (sync_groups) */
     return c;
 }
 
@@ -142,6 +222,110 @@ static wk__vdirent *dir_slot(world *w, int64_t cx, int64_t cy, int64_t cz) {
         if (cc[a] < w->dlo[a] || (uint64_t)(cc[a] - w->dlo[a]) >= w->dn[a]) return NULL;
     return &w->dir[((uint64_t)(cz - w->dlo[2]) * w->dn[1] + (uint64_t)(cy - w->dlo[1])) * w->dn[0] +
                    (uint64_t)(cx - w->dlo[0])];
+}
+
+/* The directory's empty boxes (see WK__VBOX_MAX). Coordinates here are
+ * relative to the directory's low corner. */
+static uint64_t dir_at(const world *w, const int64_t r[3]) {
+    return ((uint64_t)r[2] * w->dn[1] + (uint64_t)r[1]) * w->dn[0] + (uint64_t)r[0];
+}
+
+static uintptr_t box_encode(const int lo[3], const int hi[3]) {
+    uintptr_t v = 0;
+    for (int a = 0; a < 3; a++)
+        v |= ((uintptr_t)lo[a] << WK__VBOX_LO(a)) | ((uintptr_t)hi[a] << WK__VBOX_HI(a)) |
+             ((uintptr_t)(lo[a] + hi[a]) << WK__VBOX_S(a));
+    return v;
+}
+
+/* Whether every entry of the box l..h (inclusive, inside the directory)
+ * is empty. */
+static int dir_box_empty(const world *w, const int64_t l[3], const int64_t h[3]) {
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    for (int64_t z = l[2]; z <= h[2]; z++)
+        for (int64_t y = l[1]; y <= h[1]; y++) {
+            const wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
+            uint64_t any = 0;
+            for (int64_t x = l[0]; x <= h[0]; x++) any |= row[x].groups;
+            if (any) return 0;
+        }
+    return 1;
+}
+
+/* The box of the empty entry r, grown a slab at a time (faces -x, +x, -y,
+ * +y, -z, +z in turn) while the slab is inside the directory and empty. */
+static uintptr_t box_grow(const world *w, const int64_t r[3]) {
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int f = 0; f < 6; f++) {
+            int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
+            if (*e >= WK__VBOX_MAX) continue;
+            int64_t s = (f & 1) ? r[a] + hi[a] + 1 : r[a] - lo[a] - 1;
+            if (s < 0 || s >= (int64_t)w->dn[a]) continue;
+            int64_t l[3], h[3];
+            for (int b = 0; b < 3; b++) {
+                l[b] = r[b] - lo[b];
+                h[b] = r[b] + hi[b];
+            }
+            l[a] = h[a] = s;
+            if (dir_box_empty(w, l, h)) {
+                (*e)++;
+                grown = 1;
+            }
+        }
+    }
+    return box_encode(lo, hi);
+}
+
+/* Entry r became nonempty: every empty box around it that contains it is
+ * cut on one axis, the one on which r lies farthest from the box's chunk
+ * (the first such axis on equal distances): the box's extent towards r
+ * becomes that distance - 1. The containment test reads the code's 2-bit
+ * extents at once: an entry at offset d from r needs lo >= -d (d < 0) or
+ * hi >= d (d > 0) on every axis, and an extent (at most 2) is >= 1 when
+ * either of its bits is set, >= 2 when its high bit is. */
+static void boxes_exclude(world *w, const int64_t r[3]) {
+    _Static_assert(WK__VBOX_MAX == 2, "the containment test below takes extents of at most 2");
+    const int64_t M = WK__VBOX_MAX;
+    /* need1[a][d + 2], need2[a][d + 2]: the low bit of the extent field that must be >= 1, >= 2 */
+    uintptr_t need1[3][5], need2[3][5];
+    for (int a = 0; a < 3; a++) {
+        const uintptr_t lo = (uintptr_t)1 << WK__VBOX_LO(a), hi = (uintptr_t)1 << WK__VBOX_HI(a);
+        const uintptr_t n1[5] = {0, lo, 0, hi, 0}, n2[5] = {lo, 0, 0, 0, hi};
+        for (int k = 0; k < 5; k++) {
+            need1[a][k] = n1[k];
+            need2[a][k] = n2[k];
+        }
+    }
+    int64_t l[3], h[3];
+    for (int a = 0; a < 3; a++) {
+        l[a] = r[a] - M < 0 ? 0 : r[a] - M;
+        h[a] = r[a] + M > (int64_t)w->dn[a] - 1 ? (int64_t)w->dn[a] - 1 : r[a] + M;
+    }
+    const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
+    for (int64_t z = l[2]; z <= h[2]; z++)
+        for (int64_t y = l[1]; y <= h[1]; y++) {
+            wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
+            const int d1 = (int)(r[1] - y), d2 = (int)(r[2] - z);
+            const uintptr_t n1yz = need1[1][d1 + 2] | need1[2][d2 + 2], n2yz = need2[1][d1 + 2] | need2[2][d2 + 2];
+            const int a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
+            for (int64_t x = l[0]; x <= h[0]; x++) {
+                wk__vdirent *e = &row[x];
+                const uintptr_t c = e->c;
+                const int d0 = (int)(r[0] - x), a0 = d0 < 0 ? -d0 : d0;
+                const uintptr_t n1 = n1yz | need1[0][d0 + 2], n2 = n2yz | need2[0][d0 + 2];
+                /* r itself and nonempty entries hold no box; the rest: does it contain r? */
+                const int in = (e->groups == 0) & (((c | (c >> 1)) & n1) == n1) & (((c >> 1) & n2) == n2);
+                /* the cut (selects, not branches): axis b, |d| = ab (>= 1 where in) */
+                const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
+                const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
+                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * b;
+                /* >= 1 where in (the extent was >= ab); 0 elsewhere: the word stays */
+                const uintptr_t drop = in ? ((c >> at) & 3) - (uintptr_t)(ab - 1) : 0;
+                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + WK__VBOX_STRIDE * b)); /* the extent and s */
+            }
+        }
 }
 
 /* Builds the directory around the bounds with room to grow (half the
@@ -194,6 +378,25 @@ static void rebuild_dir(world *w) {
             if (e) e->c &= ~WK__VDIR_PAIR_EMPTY;
         }
     }
+    /* the empty boxes around the bounds (elsewhere code 0, the chunk alone:
+     * walks do not go there before the bounds grow) */
+    int64_t blo[3], bhi[3];
+    uint64_t region = 1;
+    for (int a = 0; a < 3; a++) {
+        blo[a] = (int64_t)w->lo[a] - w->dlo[a] - WK__VBOX_MAX;
+        bhi[a] = (int64_t)w->hi[a] - w->dlo[a] + WK__VBOX_MAX;
+        if (blo[a] < 0) blo[a] = 0;
+        if (bhi[a] > (int64_t)w->dn[a] - 1) bhi[a] = (int64_t)w->dn[a] - 1;
+        region *= (uint64_t)(bhi[a] - blo[a] + 1);
+    }
+    if (region > WK__VBOX_REBUILD_MAX) return;
+    int64_t r[3];
+    for (r[2] = blo[2]; r[2] <= bhi[2]; r[2]++)
+        for (r[1] = blo[1]; r[1] <= bhi[1]; r[1]++)
+            for (r[0] = blo[0]; r[0] <= bhi[0]; r[0]++) {
+                wk__vdirent *e = &dir[dir_at(w, r)];
+                if (!e->groups) e->c = (e->c & WK__VDIR_PAIR_EMPTY) | box_grow(w, r);
+            }
 }
 
 /* Makes the directory's empty-pair bit of the 2 x 2 x 2 block of chunks
@@ -284,11 +487,36 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     wk__vdirent *e = dir_slot(w, c->cx, c->cy, c->cz);
     if (!e) return; /* no directory (or c outside it: impossible for a nonempty chunk) */
     e->groups = c->groups;
-    e->c = (e->c & (WK__VDIR_ADDR | WK__VDIR_PAIR_EMPTY)) | wk__vdir_gpairs(c->groups);
-    if ((old == 0) != (c->groups == 0)) update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
+    const int64_t r[3] = {(int64_t)c->cx - w->dlo[0], (int64_t)c->cy - w->dlo[1], (int64_t)c->cz - w->dlo[2]};
+    if (c->groups) e->c = (uintptr_t)c | wk__vdir_gpairs(c->groups) | (e->c & WK__VDIR_PAIR_EMPTY);
+    else e->c = (e->c & WK__VDIR_PAIR_EMPTY) | box_grow(w, r); /* became empty: its own box */
+    if ((old == 0) != (c->groups == 0)) {
+        update_pair(w, c->cx, c->cy, c->cz, c->groups != 0);
+        if (c->groups) boxes_exclude(w, r);
+    }
 }
 
+static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask);
+
+/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
+ * keeping the groups' empty boxes: an empty group's brick word is its box,
+ * set aside while the group is edited. */
 static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
+    const uint64_t old_groups = c->groups;
+    const int was_empty = c->grp[g].occ == 0;
+    const uint64_t box = c->grp[g].brick;
+    if (was_empty) c->grp[g].brick = 0;
+    const int ok = set_in_chunk_raw(w, c, g, b, mask);
+    if (c->grp[g].occ == 0) {
+        /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
+         * of its own (in a chunk that went empty nothing reads the groups' boxes) */
+        if (was_empty) c->grp[g].brick = box;
+        else if (c->groups) c->grp[g].brick = gbox_grow(c, g);
+    } else if (was_empty) gboxes_exclude(c, g, old_groups == 0);
+    return ok;
+}
+
+static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
     int was = (c->grp[g].occ & bit) != 0, was_brick = (c->grp[g].brick & bit) != 0;
     const uint64_t old_groups = c->groups;
@@ -372,6 +600,21 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     return WK_OK;
 }
 
+/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on): the group
+ * boxes of every chunk there grown anew (single edits only cut them or
+ * grow one). */
+static void gboxes_grow_region(world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny, uint32_t nz) {
+    const int64_t l[3] = {wk__vshr(x0, 4), wk__vshr(y0, 4), wk__vshr(z0, 4)};
+    const int64_t h[3] = {wk__vshr((int64_t)x0 + nx - 1, 4), wk__vshr((int64_t)y0 + ny - 1, 4),
+                          wk__vshr((int64_t)z0 + nz - 1, 4)};
+    for (int64_t cz = l[2]; cz <= h[2]; cz++)
+        for (int64_t cy = l[1]; cy <= h[1]; cy++)
+            for (int64_t cx = l[0]; cx <= h[0]; cx++) {
+                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                if (c) gboxes_grow(c);
+            }
+}
+
 wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
                            uint32_t nz, const uint8_t *v, size_t stride, size_t slice_stride) {
     wk__detail_reset(__func__);
@@ -430,6 +673,7 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                 if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0);
             }
         }
+    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }
 
@@ -505,5 +749,6 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
             }
         }
     w_free(w, h, bytes);
+    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }

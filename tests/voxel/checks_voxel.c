@@ -638,6 +638,164 @@ int wk_check_voxel_group_pair_edits(void) {
     return sparse_edits(93, -16, -16, -16, 32, 60, 12, "group-pair edits");
 }
 
+/* The AVX-512 walk leaves an empty or absent chunk through the directory's
+ * empty box of chunks around it (up to 5 x 5 x 5 chunks, voxel_impl.h),
+ * which edits keep empty: a chunk going nonempty cuts the boxes that
+ * contain it, one going empty grows its own. Edits in a box of 8^3 chunks
+ * with at most 64 blocks placed (boxes of every shape, cut and grown again),
+ * rays aimed at them; then a world without a directory (bounds too large
+ * for one), where the walk looks chunks up by hash: a chunk made and left
+ * empty there must count as the chunk alone. Every ISA against the dense
+ * walk. */
+int wk_check_voxel_empty_boxes(void) {
+    int fails = sparse_edits(95, -64, -48, -64, 128, 40, 64, "empty boxes");
+    wk_rng rng = {97};
+    dense_world dw = dense_new(-40, -24, -40, 80, 48, 80);
+    wk_voxel_world *w = new_world();
+    /* two blocks 1000 chunks apart on x, cleared at once: the bounds stay, too large for a directory */
+    EXPECT(wk_voxel_set_block(w, -8000, 0, 0, 1) == WK_OK && wk_voxel_set_block(w, 8000, 0, 0, 1) == WK_OK,
+           "far blocks");
+    EXPECT(wk_voxel_set_block(w, -8000, 0, 0, 0) == WK_OK && wk_voxel_set_block(w, 8000, 0, 0, 0) == WK_OK,
+           "far blocks cleared");
+    ray_set rs = rays_new(300);
+    int32_t placed[48][3];
+    int nplaced = 0;
+    for (int round = 0; round < 8 && fails < 5; round++) {
+        for (int e = 0; e < 12; e++) {
+            int32_t x = dw.x0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nx);
+            int32_t y = dw.y0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.ny);
+            int32_t z = dw.z0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nz);
+            EXPECT(set_both(w, &dw, x, y, z, WK_VOXEL_FULL) == WK_OK, "set");
+            if (e % 2 == 0) EXPECT(set_both(w, &dw, x, y, z, 0) == WK_OK, "clear"); /* an empty chunk made */
+            else if (nplaced < 48) {
+                placed[nplaced][0] = x;
+                placed[nplaced][1] = y;
+                placed[nplaced][2] = z;
+                nplaced++;
+            }
+        }
+        random_rays(&rs, &dw, &rng);
+        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
+            if (wk_rng_u64(&rng) % 4 == 0) continue;
+            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+            for (int a = 0; a < 3; a++) rs.d[a][i] = (float)(placed[k][a] + wk_rng_unit(&rng) - rs.o[a][i]);
+            rs.tmax[i] = INFINITY;
+        }
+        char label[96];
+        snprintf(label, sizeof label, "no directory round %d", round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+    }
+    /* the directory would take 2004 x 16 x 16 entries of 16 bytes: none was kept */
+    wk_voxel_stats st;
+    EXPECT(wk_voxel_world_stats(w, &st) == WK_OK && st.bytes < ((uint64_t)4 << 20),
+           "the world without a directory holds %llu bytes", (unsigned long long)st.bytes);
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
+/* The AVX-512 walk leaves a group in an empty aligned 2 x 2 x 2 block of
+ * groups through the group's empty box of groups, kept in its brick word
+ * (voxel_impl.h, wk__vgroup): grown by bulk edits, cut when a group goes
+ * nonempty, grown again when one goes empty, dropped (0: the 2 x 2 x 2
+ * block) in a chunk whose first group is set. A lumpy floor of 3^3 chunks
+ * from set_box (empty groups above it), then rounds of single edits above
+ * the floor (groups going nonempty and empty) and now and then a chunk
+ * emptied and one block set in it again, with rays aimed at the edited
+ * blocks; every ISA against the dense walk. */
+int wk_check_voxel_group_boxes(void) {
+    int fails = 0;
+    wk_rng rng = {99};
+    enum { N = 48 };
+    const int32_t x0 = -24, y0 = -16, z0 = -24;
+    dense_world dw = dense_new(x0, y0, z0, N, N, N);
+    wk_voxel_world *w = new_world();
+    uint8_t *v = calloc((size_t)N * N * N, 1);
+    int height[N][N];
+    for (int k = 0; k < N; k++)
+        for (int i = 0; i < N; i++) {
+            height[k][i] = 6 + (i * 7 + k * 3) % 17 + (int)(wk_rng_u64(&rng) % 4);
+            for (int j = 0; j < height[k][i]; j++) {
+                v[((size_t)k * N + (size_t)j) * N + (size_t)i] = 1;
+                dense_set(&dw, x0 + i, y0 + j, z0 + k, WK_VOXEL_FULL);
+            }
+        }
+    EXPECT(wk_voxel_set_box(w, x0, y0, z0, N, N, N, v, N, (size_t)N * N) == WK_OK, "set_box: %s",
+           wk_last_error_detail());
+    free(v);
+    ray_set rs = rays_new(300);
+    int32_t placed[64][3];
+    int nplaced = 0;
+    for (int round = 0; round < 30 && fails < 5; round++) {
+        int32_t fresh[6] = {0, 0, 0, 0, 0, 0}; /* a chunk emptied this round (corner) and its new block */
+        int has_fresh = round % 6 == 5;
+        if (has_fresh) {
+            /* empty a chunk of the floor's top (its groups' boxes go stale), then set one block in it */
+            int32_t cx = x0 + 16 * (int32_t)(wk_rng_u64(&rng) % 3), cz = z0 + 16 * (int32_t)(wk_rng_u64(&rng) % 3);
+            int32_t cy = y0 + 16;
+            for (int32_t z = cz; z < cz + 16; z++)
+                for (int32_t y = cy; y < cy + 16; y++)
+                    for (int32_t x = cx; x < cx + 16; x++) EXPECT(set_both(w, &dw, x, y, z, 0) == WK_OK, "clear");
+            int keep = 0;
+            for (int k = 0; k < nplaced; k++) {
+                int inside = placed[k][0] >= cx && placed[k][0] < cx + 16 && placed[k][1] >= cy &&
+                             placed[k][1] < cy + 16 && placed[k][2] >= cz && placed[k][2] < cz + 16;
+                if (inside) continue;
+                for (int a = 0; a < 3; a++) placed[keep][a] = placed[k][a];
+                keep++;
+            }
+            nplaced = keep;
+            int32_t x = cx + (int32_t)(wk_rng_u64(&rng) % 16), y = cy + (int32_t)(wk_rng_u64(&rng) % 16),
+                    z = cz + (int32_t)(wk_rng_u64(&rng) % 16);
+            EXPECT(set_both(w, &dw, x, y, z, WK_VOXEL_FULL) == WK_OK, "set");
+            placed[nplaced][0] = x;
+            placed[nplaced][1] = y;
+            placed[nplaced][2] = z;
+            nplaced++;
+            const int32_t f[6] = {cx, cy, cz, x, y, z};
+            memcpy(fresh, f, sizeof f);
+        }
+        for (int e = 0; e < 3 && !has_fresh; e++) {
+            if (nplaced > 0 && (nplaced == 64 || wk_rng_u64(&rng) % 3 == 0)) {
+                int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+                EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
+                for (int a = 0; a < 3; a++) placed[k][a] = placed[nplaced - 1][a];
+                nplaced--;
+            } else {
+                int i = (int)(wk_rng_u64(&rng) % N), k = (int)(wk_rng_u64(&rng) % N);
+                int32_t y = y0 + height[k][i] + 1 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)(N - height[k][i] - 1));
+                uint64_t m = wk_rng_u64(&rng) % 2 ? WK_VOXEL_FULL : random_mask(&rng);
+                if (m == 0) m = 1;
+                EXPECT(set_both(w, &dw, x0 + i, y, z0 + k, m) == WK_OK, "set");
+                placed[nplaced][0] = x0 + i;
+                placed[nplaced][1] = y;
+                placed[nplaced][2] = z0 + k;
+                nplaced++;
+            }
+        }
+        random_rays(&rs, &dw, &rng);
+        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
+            if (wk_rng_u64(&rng) % 4 == 0) continue;
+            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
+            for (int a = 0; a < 3; a++) rs.d[a][i] = (float)(placed[k][a] + wk_rng_unit(&rng) - rs.o[a][i]);
+            rs.tmax[i] = INFINITY;
+            if (has_fresh) /* from inside the emptied chunk at its one block */
+                for (int a = 0; a < 3; a++) {
+                    rs.o[a][i] = (float)(fresh[a] + wk_rng_range(&rng, 0.0, 16.0));
+                    rs.d[a][i] = (float)(fresh[3 + a] + wk_rng_unit(&rng) - rs.o[a][i]);
+                }
+        }
+        char label[96];
+        snprintf(label, sizeof label, "group boxes round %d", round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+    }
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* Rays from outside the world's bounds on the quarter-block lattice, with
  * directions of quarter steps (many zero components): their entry point lies
  * on a plane of the other axes, where a SIMD setup hands the ray to the

@@ -10,6 +10,8 @@
     X(voxel_edit_then_cast, plain)         \
     X(voxel_sparse_edits, plain)           \
     X(voxel_group_pair_edits, plain)       \
+    X(voxel_empty_boxes, plain)            \
+    X(voxel_group_boxes, plain)            \
     X(voxel_entry_on_planes, plain)        \
     X(voxel_entry_ties, plain)             \
     X(voxel_raycast_isa, isa)              \
