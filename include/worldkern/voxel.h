@@ -22,7 +22,13 @@
  * the casts' chunk lookups; an edit that grows the bounds out of it rebuilds it
  * at least twice as large (amortized O(1) per edit), and a world too
  * sprawling for one (over 2^22 entries, or 64 per chunk) goes without:
- * lookups then use the hash map, with the same results.
+ * lookups then use the hash map, with the same results. The directory
+ * entry of an empty chunk and the unused brick word of an empty group hold
+ * an empty box around them (up to 5 x 5 x 5 chunks, up to 4 x 4 x 4 groups)
+ * that the AVX-512 walk leaves in one step; edits keep the boxes empty in
+ * O(1) (a chunk or group turning nonempty cuts the boxes around it: at most
+ * 125 directory entries or 64 groups), which makes an edit about 0.2 us
+ * instead of 0.03 (0.54 us for a fresh chunk's first block).
  *
  * Memory: the world allocates on edits (chunks, bricks, the hash table)
  * through the allocator hooks given at creation; ray casts and queries
