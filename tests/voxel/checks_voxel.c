@@ -568,6 +568,37 @@ int wk_check_voxel_edit_then_cast(void) {
     return fails;
 }
 
+/* The blocks a check has set (up to 64; more are not kept), for rays aimed
+ * at them. */
+typedef struct placed_blocks {
+    int32_t at[64][3];
+    int n;
+} placed_blocks;
+
+static void placed_add(placed_blocks *p, int32_t x, int32_t y, int32_t z) {
+    if (p->n == 64) return;
+    p->at[p->n][0] = x;
+    p->at[p->n][1] = y;
+    p->at[p->n][2] = z;
+    p->n++;
+}
+
+static void placed_remove(placed_blocks *p, int k) {
+    for (int a = 0; a < 3; a++) p->at[k][a] = p->at[p->n - 1][a];
+    p->n--;
+}
+
+/* Three rays in four (of random_rays') aimed at a random point of a placed
+ * block; tmax infinite, or with random_tmax one in four in [0, 200). */
+static void aim_at_placed(ray_set *rs, wk_rng *rng, const placed_blocks *p, int random_tmax) {
+    for (size_t i = 0; i < rs->n && p->n > 0; i++) {
+        if (wk_rng_u64(rng) % 4 == 0) continue;
+        int k = (int)(wk_rng_u64(rng) % (uint64_t)p->n);
+        for (int a = 0; a < 3; a++) rs->d[a][i] = (float)(p->at[k][a] + wk_rng_unit(rng) - rs->o[a][i]);
+        rs->tmax[i] = !random_tmax || (wk_rng_u64(rng) % 4) ? INFINITY : (float)wk_rng_range(rng, 0.0, 200.0);
+    }
+}
+
 /* Sparse edits over a box of 6^3 chunks, so that whole 2 x 2 x 2 blocks
  * of chunks go empty and nonempty again (the directory's empty-pair bits,
  * which let the walk leave 128^3 cells at once), the bounds grow (the
@@ -580,20 +611,16 @@ static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32
     dense_world dw = dense_new(x0, y0, z0, n, n, n);
     wk_voxel_world *w = new_world();
     ray_set rs = rays_new(300);
-    int32_t placed[64][3];
-    int nplaced = 0;
+    placed_blocks placed = {.n = 0};
     if (max_placed > 64) max_placed = 64;
     for (int round = 0; round < rounds && fails < 5; round++) {
         int edits = 1 + (int)(wk_rng_u64(&rng) % 4);
         for (int e = 0; e < edits; e++) {
-            if (nplaced > 0 && (nplaced == max_placed || wk_rng_u64(&rng) % 3 == 0)) {
+            if (placed.n > 0 && (placed.n == max_placed || wk_rng_u64(&rng) % 3 == 0)) {
                 /* clear a block set earlier: its chunk (and maybe its block of chunks) goes empty */
-                int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
-                EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
-                placed[k][0] = placed[nplaced - 1][0];
-                placed[k][1] = placed[nplaced - 1][1];
-                placed[k][2] = placed[nplaced - 1][2];
-                nplaced--;
+                int k = (int)(wk_rng_u64(&rng) % (uint64_t)placed.n);
+                EXPECT(set_both(w, &dw, placed.at[k][0], placed.at[k][1], placed.at[k][2], 0) == WK_OK, "clear");
+                placed_remove(&placed, k);
             } else {
                 int32_t x = dw.x0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nx);
                 int32_t y = dw.y0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.ny);
@@ -601,23 +628,12 @@ static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32
                 uint64_t m = wk_rng_u64(&rng) % 2 ? WK_VOXEL_FULL : random_mask(&rng);
                 if (m == 0) m = 1;
                 EXPECT(set_both(w, &dw, x, y, z, m) == WK_OK, "set");
-                placed[nplaced][0] = x;
-                placed[nplaced][1] = y;
-                placed[nplaced][2] = z;
-                nplaced++;
+                placed_add(&placed, x, y, z);
             }
         }
         random_rays(&rs, &dw, &rng);
         /* most rays aimed at an edited block (or where one was) from across the box */
-        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
-            if (wk_rng_u64(&rng) % 4 == 0) continue;
-            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
-            for (int a = 0; a < 3; a++) {
-                double target = placed[k][a] + wk_rng_unit(&rng);
-                rs.d[a][i] = (float)(target - rs.o[a][i]);
-            }
-            rs.tmax[i] = (wk_rng_u64(&rng) % 4) ? INFINITY : (float)wk_rng_range(&rng, 0.0, 200.0);
-        }
+        aim_at_placed(&rs, &rng, &placed, 1);
         char label[96];
         snprintf(label, sizeof label, "%s round %d", what, round);
         fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
@@ -658,8 +674,7 @@ int wk_check_voxel_empty_boxes(void) {
     EXPECT(wk_voxel_set_block(w, -8000, 0, 0, 0) == WK_OK && wk_voxel_set_block(w, 8000, 0, 0, 0) == WK_OK,
            "far blocks cleared");
     ray_set rs = rays_new(300);
-    int32_t placed[48][3];
-    int nplaced = 0;
+    placed_blocks placed = {.n = 0}; /* up to 48 here */
     for (int round = 0; round < 8 && fails < 5; round++) {
         for (int e = 0; e < 12; e++) {
             int32_t x = dw.x0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nx);
@@ -667,20 +682,11 @@ int wk_check_voxel_empty_boxes(void) {
             int32_t z = dw.z0 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)dw.nz);
             EXPECT(set_both(w, &dw, x, y, z, WK_VOXEL_FULL) == WK_OK, "set");
             if (e % 2 == 0) EXPECT(set_both(w, &dw, x, y, z, 0) == WK_OK, "clear"); /* an empty chunk made */
-            else if (nplaced < 48) {
-                placed[nplaced][0] = x;
-                placed[nplaced][1] = y;
-                placed[nplaced][2] = z;
-                nplaced++;
-            }
+            else if (placed.n < 48)
+                placed_add(&placed, x, y, z);
         }
         random_rays(&rs, &dw, &rng);
-        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
-            if (wk_rng_u64(&rng) % 4 == 0) continue;
-            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
-            for (int a = 0; a < 3; a++) rs.d[a][i] = (float)(placed[k][a] + wk_rng_unit(&rng) - rs.o[a][i]);
-            rs.tmax[i] = INFINITY;
-        }
+        aim_at_placed(&rs, &rng, &placed, 0);
         char label[96];
         snprintf(label, sizeof label, "no directory round %d", round);
         fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
@@ -725,8 +731,7 @@ int wk_check_voxel_group_boxes(void) {
            wk_last_error_detail());
     free(v);
     ray_set rs = rays_new(300);
-    int32_t placed[64][3];
-    int nplaced = 0;
+    placed_blocks placed = {.n = 0};
     for (int round = 0; round < 30 && fails < 5; round++) {
         int32_t fresh[6] = {0, 0, 0, 0, 0, 0}; /* a chunk emptied this round (corner) and its new block */
         int has_fresh = round % 6 == 5;
@@ -738,54 +743,43 @@ int wk_check_voxel_group_boxes(void) {
                 for (int32_t y = cy; y < cy + 16; y++)
                     for (int32_t x = cx; x < cx + 16; x++) EXPECT(set_both(w, &dw, x, y, z, 0) == WK_OK, "clear");
             int keep = 0;
-            for (int k = 0; k < nplaced; k++) {
-                int inside = placed[k][0] >= cx && placed[k][0] < cx + 16 && placed[k][1] >= cy &&
-                             placed[k][1] < cy + 16 && placed[k][2] >= cz && placed[k][2] < cz + 16;
+            for (int k = 0; k < placed.n; k++) {
+                int inside = placed.at[k][0] >= cx && placed.at[k][0] < cx + 16 && placed.at[k][1] >= cy &&
+                             placed.at[k][1] < cy + 16 && placed.at[k][2] >= cz && placed.at[k][2] < cz + 16;
                 if (inside) continue;
-                for (int a = 0; a < 3; a++) placed[keep][a] = placed[k][a];
+                for (int a = 0; a < 3; a++) placed.at[keep][a] = placed.at[k][a];
                 keep++;
             }
-            nplaced = keep;
+            placed.n = keep;
             int32_t x = cx + (int32_t)(wk_rng_u64(&rng) % 16), y = cy + (int32_t)(wk_rng_u64(&rng) % 16),
                     z = cz + (int32_t)(wk_rng_u64(&rng) % 16);
             EXPECT(set_both(w, &dw, x, y, z, WK_VOXEL_FULL) == WK_OK, "set");
-            placed[nplaced][0] = x;
-            placed[nplaced][1] = y;
-            placed[nplaced][2] = z;
-            nplaced++;
+            placed_add(&placed, x, y, z);
             const int32_t f[6] = {cx, cy, cz, x, y, z};
             memcpy(fresh, f, sizeof f);
         }
         for (int e = 0; e < 3 && !has_fresh; e++) {
-            if (nplaced > 0 && (nplaced == 64 || wk_rng_u64(&rng) % 3 == 0)) {
-                int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
-                EXPECT(set_both(w, &dw, placed[k][0], placed[k][1], placed[k][2], 0) == WK_OK, "clear");
-                for (int a = 0; a < 3; a++) placed[k][a] = placed[nplaced - 1][a];
-                nplaced--;
+            if (placed.n > 0 && (placed.n == 64 || wk_rng_u64(&rng) % 3 == 0)) {
+                int k = (int)(wk_rng_u64(&rng) % (uint64_t)placed.n);
+                EXPECT(set_both(w, &dw, placed.at[k][0], placed.at[k][1], placed.at[k][2], 0) == WK_OK, "clear");
+                placed_remove(&placed, k);
             } else {
                 int i = (int)(wk_rng_u64(&rng) % N), k = (int)(wk_rng_u64(&rng) % N);
                 int32_t y = y0 + height[k][i] + 1 + (int32_t)(wk_rng_u64(&rng) % (uint64_t)(N - height[k][i] - 1));
                 uint64_t m = wk_rng_u64(&rng) % 2 ? WK_VOXEL_FULL : random_mask(&rng);
                 if (m == 0) m = 1;
                 EXPECT(set_both(w, &dw, x0 + i, y, z0 + k, m) == WK_OK, "set");
-                placed[nplaced][0] = x0 + i;
-                placed[nplaced][1] = y;
-                placed[nplaced][2] = z0 + k;
-                nplaced++;
+                placed_add(&placed, x0 + i, y, z0 + k);
             }
         }
         random_rays(&rs, &dw, &rng);
-        for (size_t i = 0; i < rs.n && nplaced > 0; i++) {
-            if (wk_rng_u64(&rng) % 4 == 0) continue;
-            int k = (int)(wk_rng_u64(&rng) % (uint64_t)nplaced);
-            for (int a = 0; a < 3; a++) rs.d[a][i] = (float)(placed[k][a] + wk_rng_unit(&rng) - rs.o[a][i]);
-            rs.tmax[i] = INFINITY;
-            if (has_fresh) /* from inside the emptied chunk at its one block */
-                for (int a = 0; a < 3; a++) {
-                    rs.o[a][i] = (float)(fresh[a] + wk_rng_range(&rng, 0.0, 16.0));
-                    rs.d[a][i] = (float)(fresh[3 + a] + wk_rng_unit(&rng) - rs.o[a][i]);
-                }
-        }
+        aim_at_placed(&rs, &rng, &placed, 0);
+        for (size_t i = 0; i < rs.n && has_fresh; i++) /* three in four from inside the emptied chunk at its block */
+            for (int a = 0; a < 3 && i % 4 != 0; a++) {
+                rs.o[a][i] = (float)(fresh[a] + wk_rng_range(&rng, 0.0, 16.0));
+                rs.d[a][i] = (float)(fresh[3 + a] + wk_rng_unit(&rng) - rs.o[a][i]);
+                rs.tmax[i] = INFINITY;
+            }
         char label[96];
         snprintf(label, sizeof label, "group boxes round %d", round);
         fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
