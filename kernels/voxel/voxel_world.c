@@ -92,15 +92,21 @@ static int grow_table(world *w) {
     return 1;
 }
 
-/* The empty boxes of groups in a chunk (see wk__vgroup): the brick word of
- * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4. */
-static uint64_t gbox_encode(const int lo[3], const int hi[3]) {
+/* The code of an empty box with extents lo, hi per axis: a directory
+ * word's box of chunks (WK__VBOX_*), or with `group` a group's box of
+ * groups (WK__VGBOX_*: lo and s two bits lower). */
+static uint64_t box_encode(const int lo[3], const int hi[3], int group) {
     uint64_t v = 0;
-    for (int a = 0; a < 3; a++)
-        v |= ((uint64_t)lo[a] << WK__VGBOX_LO(a)) | ((uint64_t)hi[a] << WK__VGBOX_HI(a)) |
-             ((uint64_t)(lo[a] + hi[a]) << WK__VGBOX_S(a));
+    for (int a = 0; a < 3; a++) {
+        const int down = group ? WK__VBOX_LO(a) - WK__VGBOX_LO(a) : 0;
+        v |= ((uint64_t)lo[a] << (WK__VBOX_LO(a) - down)) | ((uint64_t)hi[a] << WK__VBOX_HI(a)) |
+             ((uint64_t)(lo[a] + hi[a]) << (WK__VBOX_S(a) - down));
+    }
     return v;
 }
+
+/* The empty boxes of groups in a chunk (see wk__vgroup): the brick word of
+ * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4. */
 
 /* The groups of the box l..h (inclusive) as a groups mask. */
 static uint64_t gmask(const int l[3], const int h[3]) {
@@ -133,7 +139,7 @@ static uint64_t gbox_grow(const wk__vchunk *c, int g) {
             }
         }
     }
-    return gbox_encode(lo, hi);
+    return box_encode(lo, hi, 1);
 }
 
 /* Group g became nonempty. In a chunk that had other nonempty groups, every
@@ -230,14 +236,6 @@ static uint64_t dir_at(const world *w, const int64_t r[3]) {
     return ((uint64_t)r[2] * w->dn[1] + (uint64_t)r[1]) * w->dn[0] + (uint64_t)r[0];
 }
 
-static uintptr_t box_encode(const int lo[3], const int hi[3]) {
-    uintptr_t v = 0;
-    for (int a = 0; a < 3; a++)
-        v |= ((uintptr_t)lo[a] << WK__VBOX_LO(a)) | ((uintptr_t)hi[a] << WK__VBOX_HI(a)) |
-             ((uintptr_t)(lo[a] + hi[a]) << WK__VBOX_S(a));
-    return v;
-}
-
 /* Whether every entry of the box l..h (inclusive, inside the directory)
  * is empty. */
 static int dir_box_empty(const world *w, const int64_t l[3], const int64_t h[3]) {
@@ -275,7 +273,7 @@ static uintptr_t box_grow(const world *w, const int64_t r[3]) {
             }
         }
     }
-    return box_encode(lo, hi);
+    return (uintptr_t)box_encode(lo, hi, 0);
 }
 
 /* Entry r became nonempty: every empty box around it that contains it is
