@@ -27,8 +27,10 @@
  * an empty box around them (up to 5 x 5 x 5 chunks, up to 4 x 4 x 4 groups)
  * that the AVX-512 walk leaves in one step; edits keep the boxes empty in
  * O(1) (a chunk or group turning nonempty cuts the boxes around it: at most
- * 125 directory entries or 64 groups), which makes an edit about 0.2 us
- * instead of 0.03 (0.54 us for a fresh chunk's first block).
+ * 125 directory entries or 64 groups). On the benchmarks' terrain a warm
+ * single edit takes about 0.3 us at the median and up to about 1 us at the
+ * 99th percentile (0.06-0.17 and 0.3-0.4 us without the boxes); one that
+ * allocates (a place's first brick) takes longer.
  *
  * Memory: the world allocates on edits (chunks, bricks, the hash table)
  * through the allocator hooks given at creation; ray casts and queries
