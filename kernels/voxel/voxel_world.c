@@ -106,14 +106,16 @@ static uint64_t box_encode(const int lo[3], const int hi[3], int group) {
 }
 
 /* The empty boxes of groups in a chunk (see wk__vgroup): the brick word of
- * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4. */
-
-/* The groups of the box l..h (inclusive) as a groups mask. */
+ * an empty group. Group g's coordinates are g & 3, (g >> 2) & 3, g >> 4.
+ *
+ * The groups of the box l..h (inclusive) as a groups mask: the row of x
+ * bits times one bit per y row (4 apart) times one per z layer (16 apart);
+ * the products never carry. */
 static uint64_t gmask(const int l[3], const int h[3]) {
-    uint64_t row = ((1u << (h[0] + 1)) - (1u << l[0])), m = 0;
-    for (int z = l[2]; z <= h[2]; z++)
-        for (int y = l[1]; y <= h[1]; y++) m |= row << (4 * y + 16 * z);
-    return m;
+    const uint64_t row = (2ull << h[0]) - (1ull << l[0]);
+    const uint64_t rows = (0x1111ull >> (4 * (3 - h[1]))) & ~((1ull << (4 * l[1])) - 1);
+    const uint64_t layers = (0x0001000100010001ull >> (16 * (3 - h[2]))) & ~((1ull << (16 * l[2])) - 1);
+    return row * rows * layers;
 }
 
 /* The box of the empty group g, grown a slab at a time (faces -x, +x, -y,
