@@ -496,26 +496,10 @@ static void sync_groups(world *w, const wk__vchunk *c, uint64_t old) {
     }
 }
 
-static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask);
-
-/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
- * keeping the groups' empty boxes: an empty group's brick word is its box,
- * set aside while the group is edited. */
-static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
-    const uint64_t old_groups = c->groups;
-    const int was_empty = c->grp[g].occ == 0;
-    const uint64_t box = c->grp[g].brick;
-    if (was_empty) c->grp[g].brick = 0;
-    const int ok = set_in_chunk_raw(w, c, g, b, mask);
-    if (c->grp[g].occ == 0) {
-        /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
-         * of its own (in a chunk that went empty nothing reads the groups' boxes) */
-        if (was_empty) c->grp[g].brick = box;
-        else if (c->groups) c->grp[g].brick = gbox_grow(c, g);
-    } else if (was_empty) gboxes_exclude(c, g, old_groups == 0);
-    return ok;
-}
-
+/* Sets block bit b of group g of chunk c to mask (0 empty, WK_VOXEL_FULL
+ * solid, else a brick), keeping the counts, the summaries and the
+ * directory; reads group g's brick word as brick bits (see set_in_chunk).
+ * 0 when a brick array could not be allocated (c unchanged). */
 static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     uint64_t bit = 1ull << b;
     int was = (c->grp[g].occ & bit) != 0, was_brick = (c->grp[g].brick & bit) != 0;
@@ -561,6 +545,24 @@ static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask
     }
     sync_groups(w, c, old_groups);
     return 1;
+}
+
+/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
+ * keeping the groups' empty boxes: an empty group's brick word is its box,
+ * set aside while the group is edited. */
+static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
+    const uint64_t old_groups = c->groups;
+    const int was_empty = c->grp[g].occ == 0;
+    const uint64_t box = c->grp[g].brick;
+    if (was_empty) c->grp[g].brick = 0;
+    const int ok = set_in_chunk_raw(w, c, g, b, mask);
+    if (c->grp[g].occ == 0) {
+        /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
+         * of its own (in a chunk that went empty nothing reads the groups' boxes) */
+        if (was_empty) c->grp[g].brick = box;
+        else if (c->groups) c->grp[g].brick = gbox_grow(c, g);
+    } else if (was_empty) gboxes_exclude(c, g, old_groups == 0);
+    return ok;
 }
 
 static wk_status set_mask(world *w, int32_t x, int32_t y, int32_t z, uint64_t mask) {
