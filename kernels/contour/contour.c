@@ -57,6 +57,7 @@ typedef struct build_ctx {
     wk__msq_job job;
     uint32_t parts;
     wk__msq_counts counts[WK__MAX_PARTS]; /* per part: its counts, then (prefix sums) its bases */
+    wk__msq_counts total;                 /* the whole build's counts (after the count pass) */
 } build_ctx;
 
 static void count_part(void *vctx, size_t begin, size_t end, uint32_t part) {
@@ -69,7 +70,14 @@ static void count_part(void *vctx, size_t begin, size_t end, uint32_t part) {
 static void write_part(void *vctx, size_t begin, size_t end, uint32_t part) {
     build_ctx *c = vctx;
     wk__msq_counts n;
-    c->k->write_rows(&c->job, (uint32_t)begin, (uint32_t)end, (uint32_t)c->counts[part].vert,
+    /* the part's exact ends (the next part's bases): whole-vector stores
+     * may reach up to them (wk__msq_job) */
+    wk__msq_job job = c->job;
+    const wk__msq_counts *e = part + 1 < c->parts ? &c->counts[part + 1] : &c->total;
+    job.vert_end = (uint32_t)e->vert;
+    job.tri_end = (uint32_t)e->tri;
+    job.seg_end = (uint32_t)e->seg;
+    c->k->write_rows(&job, (uint32_t)begin, (uint32_t)end, (uint32_t)c->counts[part].vert,
                      (uint32_t)c->counts[part].tri, (uint32_t)c->counts[part].seg, &n);
 }
 
@@ -154,6 +162,7 @@ static wk_status build_job(const wk__call *call, build_ctx *cp, const void *fiel
         total.tri += n.tri;
         total.seg += n.seg;
     }
+    cp->total = total;
     if (total.vert > UINT32_MAX || total.tri > UINT32_MAX || total.seg > UINT32_MAX)
         return wk__fail(WK_ERR_OVERFLOW, "the mesh needs more than UINT32_MAX vertices, triangles or segments");
     if (total.vert > out->vert_cap || total.tri > tri_cap || total.seg > seg_cap) {

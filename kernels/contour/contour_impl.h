@@ -24,6 +24,12 @@ typedef struct wk__msq_job {
     uint32_t flags;
     float *x, *y;
     uint32_t *tri, *seg;
+    /* Ends of the part being written (write_rows; 0: unknown): every vertex,
+     * triangle and segment index from the part's base up to these is
+     * written by the part, in order. So a whole-vector store that reaches
+     * past a cell's own output, but not past these ends, is safe: the
+     * lanes past the cell are written again with their values later. */
+    uint32_t vert_end, tri_end, seg_end;
 } wk__msq_job;
 
 typedef struct wk__msq_counts {

@@ -682,13 +682,15 @@ static const int32_t run16_add[2][6][16] = {{{0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 1, 
 static const uint16_t run16_mask[2][6] = {{0x4d34, 0x34d3, 0xd34d, 0x4d34, 0x34d3, 0xd34d}, {0x2cb2, 0xb2cb, 0xcb2c, 0x2cb2, 0xb2cb, 0xcb2c}};
 
 /* One block of nc (1..16) cells of a run (ALL: nc == 16, plain stores;
- * else masked ones): 96 indices to o, 16 new c2 vertices to xo / yo, the
- * c1 column in col replaced by the c2 indices; c3: the first cell's c3
- * (the block before's last c2, or the run's carried left c2); *prev: the
- * previous block's c1 column (lane 15: the block's first c0). */
+ * else masked ones, or with room (the part's ends lie at least a whole
+ * block past o and xo, wk__msq_job) plain ones too: the lanes past the
+ * run are written again later): 96 indices to o, 16 new c2 vertices to
+ * xo / yo, the c1 column in col replaced by the c2 indices; c3: the first
+ * cell's c3 (the block before's last c2, or the run's carried left c2);
+ * *prev: the previous block's c1 column (lane 15: the block's first c0). */
 WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uint32_t base, uint32_t c3,
                            __m512i *prev, __m512d gx, __m512d vcell, __m512 vtop, const int cwise,
-                           const unsigned nc, const int ALL) {
+                           const unsigned nc, const int ALL, const int room) {
     const __mmask16 kc = (__mmask16)((1u << nc) - 1);
     /* the whole 16-lane column, also for a tail block: its store below
      * writes lanes nc.. back unchanged, a plain store (a masked store there
@@ -706,6 +708,10 @@ WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uin
         } else {
             int left = 6 * (int)nc - 16 * m;
             if (left <= 0) break;
+            if (room) { /* (a masked store costs more on this path than whole lines) */
+                _mm512_storeu_si512(o + 16 * m, t);
+                continue;
+            }
             __mmask16 km = (__mmask16)(left >= 16 ? 0xFFFFu : (1u << left) - 1);
             _mm512_mask_storeu_epi32(o + 16 * m, km, t);
         }
@@ -720,8 +726,13 @@ WK_INLINE void run16_block(uint32_t *o, uint32_t *col, float *xo, float *yo, uin
         _mm512_storeu_ps(yo, vtop);
     } else {
         _mm512_storeu_si512(col, _mm512_mask_blend_epi32(kc, c1, _mm512_add_epi32(vb, iota)));
-        _mm512_mask_storeu_ps(xo, kc, x);
-        _mm512_mask_storeu_ps(yo, kc, vtop);
+        if (room) {
+            _mm512_storeu_ps(xo, x);
+            _mm512_storeu_ps(yo, vtop);
+        } else {
+            _mm512_mask_storeu_ps(xo, kc, x);
+            _mm512_mask_storeu_ps(yo, kc, vtop);
+        }
     }
     *prev = c1;
 }
@@ -802,8 +813,16 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
     __m128 xs = _mm_permutevar_ps(f, _mm_loadu_si128((const __m128i *)mixed_xperm[own]));
     __m128 ys = _mm_permutevar_ps(_mm_blend_ps(_mm_set1_ps(top), f, 0x1),
                                   _mm_loadu_si128((const __m128i *)mixed_yperm[own]));
-    store_first4(job->x + next, _mm_castps_si128(xs), nv);
-    store_first4(job->y + next, _mm_castps_si128(ys), nv);
+    /* whole vectors where the part's ends leave room (wk__msq_job: the
+     * lanes past the cell's output are written again later); masked or
+     * lane by lane stores cost more */
+    if ((uint64_t)next + 4 <= job->vert_end) {
+        _mm_storeu_ps(job->x + next, xs);
+        _mm_storeu_ps(job->y + next, ys);
+    } else {
+        store_first4(job->x + next, _mm_castps_si128(xs), nv);
+        store_first4(job->y + next, _mm_castps_si128(ys), nv);
+    }
     uint32_t i3 = next, i4 = next + (own & 1u), i5 = i4 + (own >> 1 & 1u);
     uint32_t c1 = cols[C2OFF + (size_t)i];
     __m256i idx = _mm256_setr_epi32((int32_t)r->left_c1, (int32_t)cols[i], (int32_t)c1, (int32_t)i3, (int32_t)i4,
@@ -820,11 +839,17 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
     {
         /* one 16-lane permute: lanes 0-11 the triangles, 12-15 the segments */
         __m512i all = _mm512_permutexvar_epi32(_mm512_loadu_si512(pt), _mm512_castsi256_si512(idx));
-        _mm512_mask_storeu_epi32(job->tri + 3 * (size_t)r->tri, (__mmask16)((1u << (3 * nt)) - 1), all);
+        if ((uint64_t)3 * r->tri + 16 <= (uint64_t)3 * job->tri_end)
+            _mm512_storeu_si512(job->tri + 3 * (size_t)r->tri, all);
+        else
+            _mm512_mask_storeu_epi32(job->tri + 3 * (size_t)r->tri, (__mmask16)((1u << (3 * nt)) - 1), all);
         r->tri += nt;
         if (seg) {
-            _mm_mask_storeu_epi32(job->seg + 2 * (size_t)r->seg, (__mmask8)((1u << (2 * ns)) - 1),
-                                  _mm512_extracti32x4_epi32(all, 3));
+            if ((uint64_t)2 * r->seg + 4 <= (uint64_t)2 * job->seg_end)
+                _mm_storeu_si128((__m128i *)(job->seg + 2 * (size_t)r->seg), _mm512_extracti32x4_epi32(all, 3));
+            else
+                _mm_mask_storeu_epi32(job->seg + 2 * (size_t)r->seg, (__mmask8)((1u << (2 * ns)) - 1),
+                                      _mm512_extracti32x4_epi32(all, 3));
             r->seg += ns;
         }
         return;
@@ -833,11 +858,19 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
     __m256i a = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)pt));
     __m256i b = _mm256_permutevar8x32_epi32(idx, _mm256_loadu_si256((const __m256i *)(pt + 8)));
     uint32_t *o = job->tri + 3 * (size_t)r->tri;
-    store_first8(o, a, 3 * (int)nt);
-    if (nt > 2) store_first4(o + 8, _mm256_castsi256_si128(b), 3 * (int)nt - 8);
+    if ((uint64_t)3 * r->tri + 12 <= (uint64_t)3 * job->tri_end) {
+        _mm256_storeu_si256((__m256i *)o, a);
+        _mm_storeu_si128((__m128i *)(o + 8), _mm256_castsi256_si128(b));
+    } else {
+        store_first8(o, a, 3 * (int)nt);
+        if (nt > 2) store_first4(o + 8, _mm256_castsi256_si128(b), 3 * (int)nt - 8);
+    }
     r->tri += nt;
     if (seg) {
-        store_first4(job->seg + 2 * (size_t)r->seg, _mm256_extracti128_si256(b, 1), 2 * (int)ns);
+        if ((uint64_t)2 * r->seg + 4 <= (uint64_t)2 * job->seg_end)
+            _mm_storeu_si128((__m128i *)(job->seg + 2 * (size_t)r->seg), _mm256_extracti128_si256(b, 1));
+        else
+            store_first4(job->seg + 2 * (size_t)r->seg, _mm256_extracti128_si256(b, 1), 2 * (int)ns);
         r->seg += ns;
     }
 }
@@ -864,20 +897,24 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
         const __m512d vcell = _mm512_set1_pd(cell);
         const __m512 vtop = _mm512_set1_ps(top);
         uint32_t k = 0;
+        /* room for the tail block's whole vectors (see run16_block) */
+        const uint32_t tail = L & ~15u;
+        const int room = (uint64_t)3 * (r->tri - 2 * L + 2 * tail) + 96 <= (uint64_t)3 * job->tri_end &&
+                         (uint64_t)base + tail + 16 <= job->vert_end;
         if (cwise) {
             for (; k + 16 <= L; k += 16)
                 run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
-                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, 16, 1);
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, 16, 1, 0);
             if (k < L)
                 run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
-                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, L - k, 0);
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 1, L - k, 0, room);
         } else {
             for (; k + 16 <= L; k += 16)
                 run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
-                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, 16, 1);
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, 16, 1, 0);
             if (k < L)
                 run16_block(o + 6 * k, col + k, xo + k, yo + k, base + k, k ? base + k - 1 : c3, &prev,
-                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, L - k, 0);
+                            _mm512_set1_pd(gx1 + (double)k), vcell, vtop, 0, L - k, 0, room);
         }
         return;
     }

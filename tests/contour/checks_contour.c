@@ -619,6 +619,39 @@ int wk_check_msq_isa_long_runs(void) {
     return fails;
 }
 
+/* Builds whose every row, so every part of a threaded build and the
+ * build itself, ends in a solid run of 0..66 cells after a mixed cell, or
+ * in a run of 1..60 cells and then one mixed cell (node column 60 is
+ * empty in even rows: cases 13 and 11, 3 triangles and 2 vertices after
+ * the run); split 1 (exact capacities) makes the part ends exact:
+ * whole-vector stores that may reach past a cell's or a run's own output
+ * (up to the part's end) must never reach past it. */
+int wk_check_msq_isa_part_ends(void) {
+    int fails = 0;
+    const uint32_t w = 72, h = 9;
+    float *v = malloc(sizeof(float) * w * h);
+    wk_rng r = {4242};
+    for (uint32_t y = 0; y < h; y++) {
+        uint32_t m = 4 + (y * 7) % 12; /* the row's last empty node */
+        for (uint32_t x = 0; x < w; x++) {
+            float a = (float)wk_rng_range(&r, 0.05, 2.0);
+            v[(size_t)y * w + x] = x == 60 ? (y % 2 ? a : -a) : x > m ? a : x == m ? -a : (wk_rng_u64(&r) & 1) ? a : -a;
+        }
+    }
+    const uint32_t T = WK_MSQ_TRIANGLES, S = WK_MSQ_SEGMENTS, C = WK_MSQ_CLOCKWISE;
+    const uint32_t flags[] = {T | S, T | S | C, T, S};
+    for (uint32_t cw = 1; cw <= w - 1; cw++)
+        fails += isa_compare_at(v, w, h, 0, 0, cw, h - 1, 0.0f, flags[cw % COUNT(flags)], cw % 16, "part ends");
+    for (uint32_t x0 = 0; x0 < 59; x0++) /* the last cell (59) mixed, after a run */
+        fails += isa_compare_at(v, w, h, x0, 0, 60 - x0, h - 1, 0.0f, flags[x0 % COUNT(flags)], (x0 * 3) % 16,
+                                "part ends mixed");
+    for (uint32_t cw = 10; cw <= w - 4; cw += 3)
+        fails += isa_compare_at(v, w, h, 3, 1, cw, h - 2, 0.0f, flags[(cw / 3) % COUNT(flags)], (cw * 5) % 16,
+                                "part ends sub");
+    free(v);
+    return fails;
+}
+
 /* ---------------------------------------------------------- bad input */
 
 int wk_check_msq_bad_input(void) {
