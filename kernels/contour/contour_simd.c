@@ -196,15 +196,18 @@ WK_INLINE void count_word(const wk__msq_job *job, const uint64_t *lo, const uint
     if (s0 == 0 && w == 0) vert += (v_l & 1) + (T ? (cw.u & 1) + (j == 0 ? (cw.l & 1) : 0) : 0);
     if (S) seg += pop64(h_lo | h_hi | v_l | v_r) + pop64(saddle);
     if (T) {
-        uint64_t nonempty = (cw.l | cw.l1 | cw.u | cw.u1) & v;
         uint64_t sep = 0;
         for (uint64_t sd = saddle; sd; sd &= sd - 1) {
             float fv[4];
             wk__msq_values(job, (uint32_t)(s0 + w * 64 + ctz64(sd)), j, fv);
             sep += !wk__msq_connected(fv[0], fv[1], fv[2], fv[3], job->iso);
         }
-        tri += pop64(cw.l & v) + pop64(cw.l1 & v) + pop64(cw.u & v) + pop64(cw.u1 & v) + pop64(h_lo) +
-               pop64(h_hi) + pop64(v_l) + pop64(v_r) - 2 * pop64(nonempty) - 2 * sep;
+        /* A nonempty cell has (solid corners + crossed edges - 2)
+         * triangles, a separated saddle two fewer. Per cell, with L / R =
+         * its left / right column has a solid node: c0 + c3 + e3 = 2 L,
+         * c1 + c2 + e1 = 2 R, and nonempty = L | R, so the sum is
+         * 2 (L & R) + e0 + e2 (three bit counts instead of ten) */
+        tri += 2 * pop64((cw.l | cw.u) & (cw.l1 | cw.u1) & v) + pop64(h_lo) + pop64(h_hi) - 2 * sep;
     }
     *vert_ += vert;
     *tri_ += tri;
