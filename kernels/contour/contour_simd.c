@@ -528,14 +528,22 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
     if (q == cnt) return;
     float sx[STAGE + 4], sy[STAGE + 4];
     uint32_t base = r->cur, ns = 0; /* sx[0] is vertex base; ns staged */
+    /* Where the part's end leaves room for two vertices per cell of the
+     * row and one more (wk__msq_job: the stores a cell does not keep are
+     * written again later), the vertices go straight to the caller's
+     * arrays (wx[off + ns]), else through the stage. */
+    const int direct = (uint64_t)base + 2 * (uint64_t)(cnt - q) + 2 <= job->vert_end;
+    float *wx = direct ? job->x : sx, *wy = direct ? job->y : sy;
+    uint32_t off = direct ? base : 0;
 #define FLUSH()                                                      \
     do {                                                             \
-        if (ns) {                                                    \
+        if (ns && !direct) {                                         \
             memcpy(job->x + base, sx, ns * sizeof(float));           \
             memcpy(job->y + base, sy, ns * sizeof(float));           \
         }                                                            \
         base += ns;                                                  \
         ns = 0;                                                      \
+        off = direct ? base : 0;                                     \
     } while (0)
     const double cell = job->cell, gy = (double)(job->y0 + j), gx0 = (double)job->x0;
     const float iso = job->iso;
@@ -585,6 +593,7 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
             seg_cell_interior(job, r, cs, i, j, cols, top);
             base = r->cur;
+            off = direct ? base : 0;
             left = r->left_e1;
             o = job->seg + 2 * (size_t)r->seg;
             continue;
@@ -599,12 +608,12 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
         edge_points(v1, v2, v3, iso, gx, gy, cell, &y1, &x2);
 #endif
         uint32_t e0 = cols[i], e1 = base + ns;
-        sx[ns] = x1;
-        sy[ns] = y1;
+        wx[off + ns] = x1;
+        wy[off + ns] = y1;
         ns += info & 1u;
         uint32_t e2 = base + ns;
-        sx[ns] = x2;
-        sy[ns] = top;
+        wx[off + ns] = x2;
+        wy[off + ns] = top;
         ns += info >> 1 & 1u;
         uint32_t e[4] = {e0, e1, e2, left};
         cols[i] = e2;
@@ -616,7 +625,7 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             for (int k = 0; k < AHEAD_LINES; k++) PREFETCH_R(pf + 64 * k);
             pf += 64 * AHEAD_LINES;
         }
-        if (ns > STAGE - 2) FLUSH();
+        if (!direct && ns > STAGE - 2) FLUSH();
     }
     FLUSH();
     for (; pf < pfe; pf += 64) PREFETCH_R(pf);
