@@ -547,15 +547,18 @@ static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask
     return 1;
 }
 
-/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
- * keeping the groups' empty boxes: an empty group's brick word is its box,
- * set aside while the group is edited. */
-static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
+/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw).
+ * An empty group's brick word is its box, set aside while the group is
+ * edited. With keep_group_boxes the boxes of c's groups stay exact; without
+ * it (bulk edits) an edited empty group loses its box (0) and the others
+ * are left as they are, for gboxes_grow_region to grow anew afterwards. */
+static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask, int keep_group_boxes) {
     const uint64_t old_groups = c->groups;
     const int was_empty = c->grp[g].occ == 0;
     const uint64_t box = c->grp[g].brick;
     if (was_empty) c->grp[g].brick = 0;
     const int ok = set_in_chunk_raw(w, c, g, b, mask);
+    if (!keep_group_boxes) return ok;
     if (c->grp[g].occ == 0) {
         /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
          * of its own (in a chunk that went empty nothing reads the groups' boxes) */
@@ -573,7 +576,7 @@ static wk_status set_mask(world *w, int32_t x, int32_t y, int32_t z, uint64_t ma
     if (nomem)
         return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
     if (!c) return WK_OK; /* clearing where nothing is */
-    if (!set_in_chunk(w, c, p.g, p.b, mask))
+    if (!set_in_chunk(w, c, p.g, p.b, mask, 1))
         return wk__fail(WK_ERR_NO_MEMORY, "allocating a brick for block (%d, %d, %d) failed", x, y, z);
     return WK_OK;
 }
@@ -602,9 +605,9 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     return WK_OK;
 }
 
-/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on): the group
- * boxes of every chunk there grown anew (single edits only cut them or
- * grow one). */
+/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on), whose
+ * set_in_chunk calls left the group boxes alone: the group boxes of every
+ * chunk there grown anew. */
 static void gboxes_grow_region(world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny, uint32_t nz) {
     const int64_t l[3] = {wk__vshr(x0, 4), wk__vshr(y0, 4), wk__vshr(z0, 4)};
     const int64_t h[3] = {wk__vshr((int64_t)x0 + nx - 1, 4), wk__vshr((int64_t)y0 + ny - 1, 4),
@@ -672,7 +675,7 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                     int nomem = 0;
                     c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
                 }
-                if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0);
+                if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0, 0);
             }
         }
     gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
@@ -747,7 +750,7 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
                     c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
                     ccy = p.cy;
                 }
-                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0);
+                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0, 0);
             }
         }
     w_free(w, h, bytes);

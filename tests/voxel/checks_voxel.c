@@ -790,6 +790,79 @@ int wk_check_voxel_group_boxes(void) {
     return fails;
 }
 
+/* Bulk edits (set_box, set_terrain) leave the group boxes alone while they
+ * set blocks and grow those of every chunk they touched afterwards. A world
+ * of 3^3 chunks whose empty groups hold boxes (a first, very sparse set_box
+ * over all of it), then rounds of set_box over random sub-boxes with sparse
+ * blocks (groups go nonempty inside the boxes of groups outside the
+ * sub-box) and, every third round, a set_terrain patch; rays aimed at the
+ * blocks each round set; every ISA against the dense walk. */
+int wk_check_voxel_bulk_edit_boxes(void) {
+    int fails = 0;
+    wk_rng rng = {101};
+    enum { N = 48 };
+    const int32_t lo[3] = {-24, -16, -24};
+    dense_world dw = dense_new(lo[0], lo[1], lo[2], N, N, N);
+    wk_voxel_world *w = new_world();
+    uint8_t *v = malloc((size_t)N * N * N);
+    float *top = malloc((size_t)N * N * sizeof(float));
+    wk_fbm f = WK_FBM_DEFAULTS;
+    f.frequency = 1.0 / 16;
+    ray_set rs = rays_new(300);
+    for (int round = 0; round < 24 && fails < 5 && v && top; round++) {
+        int32_t o[3];
+        uint32_t n[3];
+        for (int a = 0; a < 3; a++) {
+            n[a] = round == 0 ? N : 1 + (uint32_t)(wk_rng_u64(&rng) % 20);
+            o[a] = lo[a] + (int32_t)(wk_rng_u64(&rng) % (N - n[a] + 1));
+        }
+        placed_blocks placed = {.n = 0};
+        if (round % 3 == 2) {
+            /* heights across the patch's y range; solid below them, empty above */
+            const float base = (float)o[1] + 0.5f * (float)n[1], amplitude = 0.5f * (float)n[1];
+            EXPECT(wk_voxel_set_terrain(w, &f, o[0], o[2], n[0], n[2], o[1], n[1], base, amplitude, NULL) == WK_OK,
+                   "set_terrain: %s", wk_last_error_detail());
+            wk_grid2 g = {o[0], o[2], n[0], n[2], 1.0, n[0], {0, 0}};
+            EXPECT(wk_noise_fbm2_grid(&f, &g, top, NULL) == WK_OK, "fbm");
+            for (uint32_t k = 0; k < n[2]; k++)
+                for (uint32_t i = 0; i < n[0]; i++) {
+                    const float t = base + amplitude * top[k * n[0] + i];
+                    for (uint32_t j = 0; j < n[1]; j++) {
+                        const int32_t x = o[0] + (int32_t)i, y = o[1] + (int32_t)j, z = o[2] + (int32_t)k;
+                        dense_set(&dw, x, y, z, (float)y < t ? WK_VOXEL_FULL : 0);
+                        if ((float)y < t && !((float)(y + 1) < t) && wk_rng_u64(&rng) % 8 == 0)
+                            placed_add(&placed, x, y, z); /* a column's top block */
+                    }
+                }
+        } else {
+            const uint64_t one_in = round == 0 ? 2048 : 64;
+            for (uint32_t k = 0; k < n[2]; k++)
+                for (uint32_t j = 0; j < n[1]; j++)
+                    for (uint32_t i = 0; i < n[0]; i++) {
+                        const int solid = wk_rng_u64(&rng) % one_in == 0;
+                        const int32_t x = o[0] + (int32_t)i, y = o[1] + (int32_t)j, z = o[2] + (int32_t)k;
+                        v[((size_t)k * n[1] + j) * n[0] + i] = (uint8_t)solid;
+                        dense_set(&dw, x, y, z, solid ? WK_VOXEL_FULL : 0);
+                        if (solid) placed_add(&placed, x, y, z);
+                    }
+            EXPECT(wk_voxel_set_box(w, o[0], o[1], o[2], n[0], n[1], n[2], v, n[0], (size_t)n[0] * n[1]) == WK_OK,
+                   "set_box: %s", wk_last_error_detail());
+        }
+        random_rays(&rs, &dw, &rng);
+        aim_at_placed(&rs, &rng, &placed, 0);
+        char label[96];
+        snprintf(label, sizeof label, "bulk edit boxes round %d", round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+    }
+    EXPECT(v && top, "out of memory");
+    rays_free(&rs);
+    free(v);
+    free(top);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* Rays from outside the world's bounds on the quarter-block lattice, with
  * directions of quarter steps (many zero components): their entry point lies
  * on a plane of the other axes, where a SIMD setup hands the ray to the
