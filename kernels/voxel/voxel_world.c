@@ -278,26 +278,48 @@ static uintptr_t box_grow(const world *w, const int64_t r[3]) {
     return (uintptr_t)box_encode(lo, hi, 0);
 }
 
+/* What boxes_exclude does to the entry at offset d = r - entry (each of
+ * d0, d1, d2 in -2..2) from the entry r that became nonempty; it depends on
+ * d alone, so it is a table. The entry's box contains r when its extent
+ * towards r on every axis is >= |d| on that axis: an extent (at most 2) is
+ * >= 1 when either of its two bits is set and >= 2 when its high bit is,
+ * so need1 holds the low bit of each extent field that must be >= 1 and
+ * need2 that of each one that must be >= 2. The cut is on the axis on which
+ * r lies farthest (the first such axis on equal distances): that extent
+ * (its field at bit `at`, the size s at bit `s_at`) drops to |d| - 1 =
+ * `keep`. */
+typedef struct box_cut {
+    uint64_t need1, need2;
+    uint8_t at, s_at, keep;
+} box_cut;
+
+#define WK__ABS(v) ((v) < 0 ? -(v) : (v))
+#define WK__NEED1(d, a) ((d) == -1 ? 1ull << WK__VBOX_LO(a) : (d) == 1 ? 1ull << WK__VBOX_HI(a) : 0)
+#define WK__NEED2(d, a) ((d) == -2 ? 1ull << WK__VBOX_LO(a) : (d) == 2 ? 1ull << WK__VBOX_HI(a) : 0)
+#define WK__CUT_AXIS(d0, d1, d2)                                                            \
+    (WK__ABS(d0) >= WK__ABS(d1) ? (WK__ABS(d0) >= WK__ABS(d2) ? 0 : 2)                    \
+                                : (WK__ABS(d1) >= WK__ABS(d2) ? 1 : 2))
+#define WK__CUT_D(d0, d1, d2, b) ((b) == 0 ? (d0) : (b) == 1 ? (d1) : (d2))
+#define WK__CUT_AT(d0, d1, d2, b) \
+    ((WK__CUT_D(d0, d1, d2, b) > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * (b))
+#define WK__CUT(d0, d1, d2)                                                                                   \
+    {WK__NEED1(d0, 0) | WK__NEED1(d1, 1) | WK__NEED1(d2, 2), WK__NEED2(d0, 0) | WK__NEED2(d1, 1) | WK__NEED2(d2, 2), \
+     WK__CUT_AT(d0, d1, d2, WK__CUT_AXIS(d0, d1, d2)), WK__VBOX_S(0) + WK__VBOX_STRIDE * WK__CUT_AXIS(d0, d1, d2), \
+     (uint8_t)(WK__ABS(WK__CUT_D(d0, d1, d2, WK__CUT_AXIS(d0, d1, d2))) - 1)}
+#define WK__CUTS_X(d1, d2) \
+    WK__CUT(-2, d1, d2), WK__CUT(-1, d1, d2), WK__CUT(0, d1, d2), WK__CUT(1, d1, d2), WK__CUT(2, d1, d2)
+#define WK__CUTS_XY(d2) \
+    WK__CUTS_X(-2, d2), WK__CUTS_X(-1, d2), WK__CUTS_X(0, d2), WK__CUTS_X(1, d2), WK__CUTS_X(2, d2)
+
+_Static_assert(WK__VBOX_MAX == 2, "box_cuts covers offsets -2..2 and extents of at most 2");
+/* index (d0 + 2) + 5 (d1 + 2) + 25 (d2 + 2) */
+static const box_cut box_cuts[125] = {WK__CUTS_XY(-2), WK__CUTS_XY(-1), WK__CUTS_XY(0), WK__CUTS_XY(1),
+                                      WK__CUTS_XY(2)};
+
 /* Entry r became nonempty: every empty box around it that contains it is
- * cut on one axis, the one on which r lies farthest from the box's chunk
- * (the first such axis on equal distances): the box's extent towards r
- * becomes that distance - 1. The containment test reads the code's 2-bit
- * extents at once: an entry at offset d from r needs lo >= -d (d < 0) or
- * hi >= d (d > 0) on every axis, and an extent (at most 2) is >= 1 when
- * either of its bits is set, >= 2 when its high bit is. */
+ * cut (see box_cut). r itself and nonempty entries hold no box. */
 static void boxes_exclude(world *w, const int64_t r[3]) {
-    _Static_assert(WK__VBOX_MAX == 2, "the containment test below takes extents of at most 2");
     const int64_t M = WK__VBOX_MAX;
-    /* need1[a][d + 2], need2[a][d + 2]: the low bit of the extent field that must be >= 1, >= 2 */
-    uintptr_t need1[3][5], need2[3][5];
-    for (int a = 0; a < 3; a++) {
-        const uintptr_t lo = (uintptr_t)1 << WK__VBOX_LO(a), hi = (uintptr_t)1 << WK__VBOX_HI(a);
-        const uintptr_t n1[5] = {0, lo, 0, hi, 0}, n2[5] = {lo, 0, 0, 0, hi};
-        for (int k = 0; k < 5; k++) {
-            need1[a][k] = n1[k];
-            need2[a][k] = n2[k];
-        }
-    }
     int64_t l[3], h[3];
     for (int a = 0; a < 3; a++) {
         l[a] = r[a] - M < 0 ? 0 : r[a] - M;
@@ -307,23 +329,16 @@ static void boxes_exclude(world *w, const int64_t r[3]) {
     for (int64_t z = l[2]; z <= h[2]; z++)
         for (int64_t y = l[1]; y <= h[1]; y++) {
             wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
-            const int d1 = (int)(r[1] - y), d2 = (int)(r[2] - z);
-            const uintptr_t n1yz = need1[1][d1 + 2] | need1[2][d2 + 2], n2yz = need2[1][d1 + 2] | need2[2][d2 + 2];
-            const int a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
+            const int64_t yz = 25 * (r[2] - z + M) + 5 * (r[1] - y + M);
             for (int64_t x = l[0]; x <= h[0]; x++) {
                 wk__vdirent *e = &row[x];
-                const uintptr_t c = e->c;
-                const int d0 = (int)(r[0] - x), a0 = d0 < 0 ? -d0 : d0;
-                const uintptr_t n1 = n1yz | need1[0][d0 + 2], n2 = n2yz | need2[0][d0 + 2];
-                /* r itself and nonempty entries hold no box; the rest: does it contain r? */
-                const int in = (e->groups == 0) & (((c | (c >> 1)) & n1) == n1) & (((c >> 1) & n2) == n2);
-                /* the cut (selects, not branches): axis b, |d| = ab (>= 1 where in) */
-                const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
-                const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
-                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * b;
-                /* >= 1 where in (the extent was >= ab); 0 elsewhere: the word stays */
-                const uintptr_t drop = in ? ((c >> at) & 3) - (uintptr_t)(ab - 1) : 0;
-                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + WK__VBOX_STRIDE * b)); /* the extent and s */
+                const box_cut *k = &box_cuts[yz + r[0] - x + M];
+                const uint64_t c = e->c;
+                const uint64_t in = (uint64_t)((e->groups == 0) & (((c | (c >> 1)) & k->need1) == k->need1) &
+                                               (((c >> 1) & k->need2) == k->need2));
+                /* >= 1 where in (the extent was >= |d|); 0 elsewhere (no branch: in is unpredictable) */
+                const uint64_t drop = (((c >> k->at) & 3) - k->keep) & (0 - in);
+                e->c = (uintptr_t)(c - (drop << k->at) - (drop << k->s_at));
             }
         }
 }
