@@ -481,19 +481,20 @@ static place place_of(int32_t x, int32_t y, int32_t z) {
     return p;
 }
 
-/* Removes block bit b's brick from group g (the bit must be set). */
-static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
-    uint64_t bit = 1ull << b;
-    int idx = wk__popcount64(c->grp[g].brick & (bit - 1));
-    int count = wk__popcount64(c->grp[g].brick);
-    memmove(c->bricks[g] + idx, c->bricks[g] + idx + 1, (size_t)(count - idx - 1) * sizeof(uint64_t));
-    c->grp[g].brick &= ~bit;
-    c->bricks_total--;
-    w->bricks--;
+/* Removes the bricks of the blocks in `gone` (a subset of group g's brick
+ * bits) from group g, keeping the others in order; the array keeps its
+ * capacity. */
+static void drop_bricks(world *w, wk__vchunk *c, int g, uint64_t gone) {
+    uint64_t *b = c->bricks[g];
+    int kept = 0, k = 0;
+    for (uint64_t m = c->grp[g].brick; m; m &= m - 1, k++)
+        if (!(m & (0 - m) & gone)) b[kept++] = b[k];
+    const int n = wk__popcount64(gone);
+    c->grp[g].brick &= ~gone;
+    c->bricks_total -= (uint32_t)n;
+    w->bricks -= (uint64_t)n;
 }
 
-/* Sets one block; the chunk exists when the mask is nonzero (made by the
- * caller). Returns 0 on allocation failure (nothing changed). */
 /* After an edit of chunk c whose groups mask was old: the directory's
  * copy of the mask, and the empty-pair bits when c became empty or
  * nonempty. */
@@ -547,7 +548,7 @@ static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask
         sync_groups(w, c, old_groups);
         return 1;
     }
-    if (was_brick) remove_brick(w, c, g, b);
+    if (was_brick) drop_bricks(w, c, g, bit);
     else if (was) w->solid_blocks--;
     if (mask == 0) {
         c->grp[g].occ &= ~bit;
@@ -562,18 +563,15 @@ static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask
     return 1;
 }
 
-/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw).
- * An empty group's brick word is its box, set aside while the group is
- * edited. With keep_group_boxes the boxes of c's groups stay exact; without
- * it (bulk edits) an edited empty group loses its box (0) and the others
- * are left as they are, for gboxes_grow_region to grow anew afterwards. */
-static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask, int keep_group_boxes) {
+/* Sets block bit b of group g of chunk c to mask (see set_in_chunk_raw),
+ * keeping the groups' empty boxes: an empty group's brick word is its box,
+ * set aside while the group is edited. */
+static int set_in_chunk(world *w, wk__vchunk *c, int g, int b, uint64_t mask) {
     const uint64_t old_groups = c->groups;
     const int was_empty = c->grp[g].occ == 0;
     const uint64_t box = c->grp[g].brick;
     if (was_empty) c->grp[g].brick = 0;
     const int ok = set_in_chunk_raw(w, c, g, b, mask);
-    if (!keep_group_boxes) return ok;
     if (c->grp[g].occ == 0) {
         /* still empty: its box back; went empty (no bricks left) in a nonempty chunk: a box
          * of its own (in a chunk that went empty nothing reads the groups' boxes) */
@@ -591,7 +589,7 @@ static wk_status set_mask(world *w, int32_t x, int32_t y, int32_t z, uint64_t ma
     if (nomem)
         return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
     if (!c) return WK_OK; /* clearing where nothing is */
-    if (!set_in_chunk(w, c, p.g, p.b, mask, 1))
+    if (!set_in_chunk(w, c, p.g, p.b, mask))
         return wk__fail(WK_ERR_NO_MEMORY, "allocating a brick for block (%d, %d, %d) failed", x, y, z);
     return WK_OK;
 }
@@ -620,19 +618,81 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     return WK_OK;
 }
 
-/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on), whose
- * set_in_chunk calls left the group boxes alone: the group boxes of every
- * chunk there grown anew. */
-static void gboxes_grow_region(world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny, uint32_t nz) {
-    const int64_t l[3] = {wk__vshr(x0, 4), wk__vshr(y0, 4), wk__vshr(z0, 4)};
-    const int64_t h[3] = {wk__vshr((int64_t)x0 + nx - 1, 4), wk__vshr((int64_t)y0 + ny - 1, 4),
-                          wk__vshr((int64_t)z0 + nz - 1, 4)};
-    for (int64_t cz = l[2]; cz <= h[2]; cz++)
-        for (int64_t cy = l[1]; cy <= h[1]; cy++)
-            for (int64_t cx = l[0]; cx <= h[0]; cx++) {
-                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-                if (c) gboxes_grow(c);
+/* Bulk edits (set_box, set_terrain) set the blocks of a box a chunk and a
+ * group at a time. A block source gives the solid blocks of the part
+ * l..h (inclusive, block coordinates within the group, 0..3) of the group
+ * whose first block is g0, as group block bits (bx + 4 by + 16 bz); the
+ * other blocks of the part are set empty. */
+typedef uint64_t (*bulk_source)(const void *src, const int64_t g0[3], const int l[3], const int h[3]);
+
+/* Sets every block of chunk c inside the box lo..hi (block coordinates,
+ * inclusive; the chunk overlaps it) to solid or empty as `solid` says (a
+ * brick there is dropped), keeping the counts, the summaries, the
+ * directory, and the group boxes (grown anew). Never allocates. */
+static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const int64_t hi[3],
+                             bulk_source solid, const void *src) {
+    const uint64_t old_groups = c->groups;
+    const int64_t base[3] = {16 * (int64_t)c->cx, 16 * (int64_t)c->cy, 16 * (int64_t)c->cz};
+    int gl[3], gh[3];
+    for (int a = 0; a < 3; a++) {
+        gl[a] = (int)((lo[a] > base[a] ? lo[a] - base[a] : 0) >> 2);
+        gh[a] = (int)((hi[a] < base[a] + 15 ? hi[a] - base[a] : 15) >> 2);
+    }
+    int gc[3];
+    for (gc[2] = gl[2]; gc[2] <= gh[2]; gc[2]++)
+        for (gc[1] = gl[1]; gc[1] <= gh[1]; gc[1]++)
+            for (gc[0] = gl[0]; gc[0] <= gh[0]; gc[0]++) {
+                const int g = gc[0] + 4 * gc[1] + 16 * gc[2];
+                int64_t g0[3];
+                int l[3], h[3];
+                for (int a = 0; a < 3; a++) {
+                    g0[a] = base[a] + 4 * gc[a];
+                    l[a] = lo[a] > g0[a] ? (int)(lo[a] - g0[a]) : 0;
+                    h[a] = hi[a] < g0[a] + 3 ? (int)(hi[a] - g0[a]) : 3;
+                }
+                const uint64_t inside = gmask(l, h), bits = solid(src, g0, l, h);
+                wk__vgroup *gr = &c->grp[g];
+                if (!gr->occ) gr->brick = 0; /* its empty box: grown anew below */
+                w->solid_blocks -= (uint64_t)wk__popcount64(gr->occ & ~gr->brick & inside);
+                w->solid_blocks += (uint64_t)wk__popcount64(bits);
+                if (gr->brick & inside) drop_bricks(w, c, g, gr->brick & inside);
+                gr->occ = (gr->occ & ~inside) | bits;
+                c->groups = gr->occ ? c->groups | 1ull << g : c->groups & ~(1ull << g);
             }
+    if (c->groups) note_bounds(w, c);
+    sync_groups(w, c, old_groups);
+    gboxes_grow(c);
+}
+
+/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. Every
+ * chunk holding a solid block of the box exists (made by the caller); an
+ * absent chunk has nothing to clear. */
+static void set_blocks(world *w, const int64_t lo[3], const int64_t hi[3], bulk_source solid, const void *src) {
+    for (int64_t cz = wk__vshr(lo[2], 4); cz <= wk__vshr(hi[2], 4); cz++)
+        for (int64_t cy = wk__vshr(lo[1], 4); cy <= wk__vshr(hi[1], 4); cy++)
+            for (int64_t cx = wk__vshr(lo[0], 4); cx <= wk__vshr(hi[0], 4); cx++) {
+                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                if (c) set_chunk_blocks(w, c, lo, hi, solid, src);
+            }
+}
+
+/* set_box's blocks: byte (x - x0) + stride (y - y0) + slice_stride (z - z0) of v. */
+typedef struct byte_box {
+    const uint8_t *v;
+    int64_t x0, y0, z0;
+    size_t stride, slice_stride;
+} byte_box;
+
+static uint64_t byte_box_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
+    const byte_box *s = src;
+    uint64_t bits = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int y = l[1]; y <= h[1]; y++) {
+            const uint8_t *row = s->v + (size_t)(g0[2] + z - s->z0) * s->slice_stride +
+                                 (size_t)(g0[1] + y - s->y0) * s->stride + (size_t)(g0[0] - s->x0);
+            for (int x = l[0]; x <= h[0]; x++) bits |= (uint64_t)row[x] << (x + 4 * y + 16 * z);
+        }
+    return bits;
 }
 
 wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
@@ -678,22 +738,9 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                 i += skip < nx - 1 - i ? skip : nx - 1 - i;
             }
         }
-    for (uint32_t k = 0; k < nz; k++)
-        for (uint32_t j = 0; j < ny; j++) {
-            const uint8_t *row = v + k * slice_stride + j * stride;
-            int32_t y = (int32_t)((int64_t)y0 + j), z = (int32_t)((int64_t)z0 + k);
-            wk__vchunk *c = NULL;
-            for (uint32_t i = 0; i < nx; i++) {
-                int32_t x = (int32_t)((int64_t)x0 + i);
-                place p = place_of(x, y, z);
-                if (!c || c->cx != p.cx) {
-                    int nomem = 0;
-                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
-                }
-                if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0, 0);
-            }
-        }
-    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
+    const byte_box src = {v, x0, y0, z0, stride, slice_stride};
+    const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
+    set_blocks(w, lo, hi, byte_box_solid, &src);
     return WK_OK;
 }
 
@@ -706,6 +753,24 @@ wk_status wk_voxel_world_stats(const wk_voxel_world *w, wk_voxel_stats *stats) {
     stats->solid_blocks = w->solid_blocks;
     stats->bricks = w->bricks;
     return WK_OK;
+}
+
+/* set_terrain's blocks: solid below the height top[(z - z0) nx + (x - x0)]. */
+typedef struct height_map {
+    const float *top;
+    size_t nx;
+    int64_t x0, z0;
+} height_map;
+
+static uint64_t height_map_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
+    const height_map *s = src;
+    uint64_t bits = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int x = l[0]; x <= h[0]; x++) {
+            const float top = s->top[(size_t)(g0[2] + z - s->z0) * s->nx + (size_t)(g0[0] + x - s->x0)];
+            for (int y = l[1]; y <= h[1]; y++) bits |= (uint64_t)((float)(g0[1] + y) < top) << (x + 4 * y + 16 * z);
+        }
+    return bits;
 }
 
 wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_t x0, int32_t z0, uint32_t nx,
@@ -751,24 +816,9 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
                 j -= (uint32_t)(y & 15); /* next chunk row */
             }
         }
-    for (uint32_t k = 0; k < nz; k++)
-        for (uint32_t i = 0; i < nx; i++) {
-            float top = h[(size_t)k * nx + i];
-            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
-            wk__vchunk *c = NULL;
-            int32_t ccy = 0;
-            for (uint32_t j = 0; j < ny; j++) {
-                int32_t y = (int32_t)((int64_t)y0 + j);
-                place p = place_of(x, y, z);
-                if (!c || ccy != p.cy) {
-                    int nomem = 0;
-                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
-                    ccy = p.cy;
-                }
-                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0, 0);
-            }
-        }
+    const height_map src = {h, nx, x0, z0};
+    const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
+    set_blocks(w, lo, hi, height_map_solid, &src);
     w_free(w, h, bytes);
-    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }
