@@ -311,7 +311,7 @@ typedef struct box_cut {
 #define WK__CUTS_XY(d2) \
     WK__CUTS_X(-2, d2), WK__CUTS_X(-1, d2), WK__CUTS_X(0, d2), WK__CUTS_X(1, d2), WK__CUTS_X(2, d2)
 
-_Static_assert(WK__VBOX_MAX == 2, "box_cuts covers offsets -2..2 and extents of at most 2");
+_Static_assert(WK__VBOX_MAX <= 2, "box_cuts covers offsets -2..2 and extents of at most 2");
 /* index (d0 + 2) + 5 (d1 + 2) + 25 (d2 + 2) */
 static const box_cut box_cuts[125] = {WK__CUTS_XY(-2), WK__CUTS_XY(-1), WK__CUTS_XY(0), WK__CUTS_XY(1),
                                       WK__CUTS_XY(2)};
@@ -329,10 +329,10 @@ static void boxes_exclude(world *w, const int64_t r[3]) {
     for (int64_t z = l[2]; z <= h[2]; z++)
         for (int64_t y = l[1]; y <= h[1]; y++) {
             wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
-            const int64_t yz = 25 * (r[2] - z + M) + 5 * (r[1] - y + M);
+            const int64_t yz = 25 * (r[2] - z + 2) + 5 * (r[1] - y + 2);
             for (int64_t x = l[0]; x <= h[0]; x++) {
                 wk__vdirent *e = &row[x];
-                const box_cut *k = &box_cuts[yz + r[0] - x + M];
+                const box_cut *k = &box_cuts[yz + r[0] - x + 2];
                 const uint64_t c = e->c;
                 const uint64_t in = (uint64_t)((e->groups == 0) & (((c | (c >> 1)) & k->need1) == k->need1) &
                                                (((c >> 1) & k->need2) == k->need2));
