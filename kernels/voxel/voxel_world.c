@@ -278,26 +278,48 @@ static uintptr_t box_grow(const world *w, const int64_t r[3]) {
     return (uintptr_t)box_encode(lo, hi, 0);
 }
 
+/* What boxes_exclude does to the entry at offset d = r - entry (each of
+ * d0, d1, d2 in -2..2) from the entry r that became nonempty; it depends on
+ * d alone, so it is a table. The entry's box contains r when its extent
+ * towards r on every axis is >= |d| on that axis: an extent (at most 2) is
+ * >= 1 when either of its two bits is set and >= 2 when its high bit is,
+ * so need1 holds the low bit of each extent field that must be >= 1 and
+ * need2 that of each one that must be >= 2. The cut is on the axis on which
+ * r lies farthest (the first such axis on equal distances): that extent
+ * (its field at bit `at`, the size s at bit `s_at`) drops to |d| - 1 =
+ * `keep`. */
+typedef struct box_cut {
+    uint64_t need1, need2;
+    uint8_t at, s_at, keep;
+} box_cut;
+
+#define WK__ABS(v) ((v) < 0 ? -(v) : (v))
+#define WK__NEED1(d, a) ((d) == -1 ? 1ull << WK__VBOX_LO(a) : (d) == 1 ? 1ull << WK__VBOX_HI(a) : 0)
+#define WK__NEED2(d, a) ((d) == -2 ? 1ull << WK__VBOX_LO(a) : (d) == 2 ? 1ull << WK__VBOX_HI(a) : 0)
+#define WK__CUT_AXIS(d0, d1, d2)                                                            \
+    (WK__ABS(d0) >= WK__ABS(d1) ? (WK__ABS(d0) >= WK__ABS(d2) ? 0 : 2)                    \
+                                : (WK__ABS(d1) >= WK__ABS(d2) ? 1 : 2))
+#define WK__CUT_D(d0, d1, d2, b) ((b) == 0 ? (d0) : (b) == 1 ? (d1) : (d2))
+#define WK__CUT_AT(d0, d1, d2, b) \
+    ((WK__CUT_D(d0, d1, d2, b) > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * (b))
+#define WK__CUT(d0, d1, d2)                                                                                   \
+    {WK__NEED1(d0, 0) | WK__NEED1(d1, 1) | WK__NEED1(d2, 2), WK__NEED2(d0, 0) | WK__NEED2(d1, 1) | WK__NEED2(d2, 2), \
+     WK__CUT_AT(d0, d1, d2, WK__CUT_AXIS(d0, d1, d2)), WK__VBOX_S(0) + WK__VBOX_STRIDE * WK__CUT_AXIS(d0, d1, d2), \
+     (uint8_t)(WK__ABS(WK__CUT_D(d0, d1, d2, WK__CUT_AXIS(d0, d1, d2))) - 1)}
+#define WK__CUTS_X(d1, d2) \
+    WK__CUT(-2, d1, d2), WK__CUT(-1, d1, d2), WK__CUT(0, d1, d2), WK__CUT(1, d1, d2), WK__CUT(2, d1, d2)
+#define WK__CUTS_XY(d2) \
+    WK__CUTS_X(-2, d2), WK__CUTS_X(-1, d2), WK__CUTS_X(0, d2), WK__CUTS_X(1, d2), WK__CUTS_X(2, d2)
+
+_Static_assert(WK__VBOX_MAX <= 2, "box_cuts covers offsets -2..2 and extents of at most 2");
+/* index (d0 + 2) + 5 (d1 + 2) + 25 (d2 + 2) */
+static const box_cut box_cuts[125] = {WK__CUTS_XY(-2), WK__CUTS_XY(-1), WK__CUTS_XY(0), WK__CUTS_XY(1),
+                                      WK__CUTS_XY(2)};
+
 /* Entry r became nonempty: every empty box around it that contains it is
- * cut on one axis, the one on which r lies farthest from the box's chunk
- * (the first such axis on equal distances): the box's extent towards r
- * becomes that distance - 1. The containment test reads the code's 2-bit
- * extents at once: an entry at offset d from r needs lo >= -d (d < 0) or
- * hi >= d (d > 0) on every axis, and an extent (at most 2) is >= 1 when
- * either of its bits is set, >= 2 when its high bit is. */
+ * cut (see box_cut). r itself and nonempty entries hold no box. */
 static void boxes_exclude(world *w, const int64_t r[3]) {
-    _Static_assert(WK__VBOX_MAX == 2, "the containment test below takes extents of at most 2");
     const int64_t M = WK__VBOX_MAX;
-    /* need1[a][d + 2], need2[a][d + 2]: the low bit of the extent field that must be >= 1, >= 2 */
-    uintptr_t need1[3][5], need2[3][5];
-    for (int a = 0; a < 3; a++) {
-        const uintptr_t lo = (uintptr_t)1 << WK__VBOX_LO(a), hi = (uintptr_t)1 << WK__VBOX_HI(a);
-        const uintptr_t n1[5] = {0, lo, 0, hi, 0}, n2[5] = {lo, 0, 0, 0, hi};
-        for (int k = 0; k < 5; k++) {
-            need1[a][k] = n1[k];
-            need2[a][k] = n2[k];
-        }
-    }
     int64_t l[3], h[3];
     for (int a = 0; a < 3; a++) {
         l[a] = r[a] - M < 0 ? 0 : r[a] - M;
@@ -307,23 +329,16 @@ static void boxes_exclude(world *w, const int64_t r[3]) {
     for (int64_t z = l[2]; z <= h[2]; z++)
         for (int64_t y = l[1]; y <= h[1]; y++) {
             wk__vdirent *row = &w->dir[(uint64_t)z * sz + (uint64_t)y * sy];
-            const int d1 = (int)(r[1] - y), d2 = (int)(r[2] - z);
-            const uintptr_t n1yz = need1[1][d1 + 2] | need1[2][d2 + 2], n2yz = need2[1][d1 + 2] | need2[2][d2 + 2];
-            const int a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
+            const int64_t yz = 25 * (r[2] - z + 2) + 5 * (r[1] - y + 2);
             for (int64_t x = l[0]; x <= h[0]; x++) {
                 wk__vdirent *e = &row[x];
-                const uintptr_t c = e->c;
-                const int d0 = (int)(r[0] - x), a0 = d0 < 0 ? -d0 : d0;
-                const uintptr_t n1 = n1yz | need1[0][d0 + 2], n2 = n2yz | need2[0][d0 + 2];
-                /* r itself and nonempty entries hold no box; the rest: does it contain r? */
-                const int in = (e->groups == 0) & (((c | (c >> 1)) & n1) == n1) & (((c >> 1) & n2) == n2);
-                /* the cut (selects, not branches): axis b, |d| = ab (>= 1 where in) */
-                const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
-                const int db = b == 0 ? d0 : b == 1 ? d1 : d2, ab = db < 0 ? -db : db;
-                const int at = (db > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * b;
-                /* >= 1 where in (the extent was >= ab); 0 elsewhere: the word stays */
-                const uintptr_t drop = in ? ((c >> at) & 3) - (uintptr_t)(ab - 1) : 0;
-                e->c = c - (drop << at) - (drop << (WK__VBOX_S(0) + WK__VBOX_STRIDE * b)); /* the extent and s */
+                const box_cut *k = &box_cuts[yz + r[0] - x + 2];
+                const uint64_t c = e->c;
+                const uint64_t in = (uint64_t)((e->groups == 0) & (((c | (c >> 1)) & k->need1) == k->need1) &
+                                               (((c >> 1) & k->need2) == k->need2));
+                /* >= 1 where in (the extent was >= |d|); 0 elsewhere (no branch: in is unpredictable) */
+                const uint64_t drop = (((c >> k->at) & 3) - k->keep) & (0 - in);
+                e->c = (uintptr_t)(c - (drop << k->at) - (drop << k->s_at));
             }
         }
 }
@@ -466,19 +481,20 @@ static place place_of(int32_t x, int32_t y, int32_t z) {
     return p;
 }
 
-/* Removes block bit b's brick from group g (the bit must be set). */
-static void remove_brick(world *w, wk__vchunk *c, int g, int b) {
-    uint64_t bit = 1ull << b;
-    int idx = wk__popcount64(c->grp[g].brick & (bit - 1));
-    int count = wk__popcount64(c->grp[g].brick);
-    memmove(c->bricks[g] + idx, c->bricks[g] + idx + 1, (size_t)(count - idx - 1) * sizeof(uint64_t));
-    c->grp[g].brick &= ~bit;
-    c->bricks_total--;
-    w->bricks--;
+/* Removes the bricks of the blocks in `gone` (a subset of group g's brick
+ * bits) from group g, keeping the others in order; the array keeps its
+ * capacity. */
+static void drop_bricks(world *w, wk__vchunk *c, int g, uint64_t gone) {
+    uint64_t *b = c->bricks[g];
+    int kept = 0, k = 0;
+    for (uint64_t m = c->grp[g].brick; m; m &= m - 1, k++)
+        if (!(m & (0 - m) & gone)) b[kept++] = b[k];
+    const int n = wk__popcount64(gone);
+    c->grp[g].brick &= ~gone;
+    c->bricks_total -= (uint32_t)n;
+    w->bricks -= (uint64_t)n;
 }
 
-/* Sets one block; the chunk exists when the mask is nonzero (made by the
- * caller). Returns 0 on allocation failure (nothing changed). */
 /* After an edit of chunk c whose groups mask was old: the directory's
  * copy of the mask, and the empty-pair bits when c became empty or
  * nonempty. */
@@ -532,7 +548,7 @@ static int set_in_chunk_raw(world *w, wk__vchunk *c, int g, int b, uint64_t mask
         sync_groups(w, c, old_groups);
         return 1;
     }
-    if (was_brick) remove_brick(w, c, g, b);
+    if (was_brick) drop_bricks(w, c, g, bit);
     else if (was) w->solid_blocks--;
     if (mask == 0) {
         c->grp[g].occ &= ~bit;
@@ -602,19 +618,81 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     return WK_OK;
 }
 
-/* After a bulk edit of the blocks x0.. x0 + nx - 1 (and so on): the group
- * boxes of every chunk there grown anew (single edits only cut them or
- * grow one). */
-static void gboxes_grow_region(world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny, uint32_t nz) {
-    const int64_t l[3] = {wk__vshr(x0, 4), wk__vshr(y0, 4), wk__vshr(z0, 4)};
-    const int64_t h[3] = {wk__vshr((int64_t)x0 + nx - 1, 4), wk__vshr((int64_t)y0 + ny - 1, 4),
-                          wk__vshr((int64_t)z0 + nz - 1, 4)};
-    for (int64_t cz = l[2]; cz <= h[2]; cz++)
-        for (int64_t cy = l[1]; cy <= h[1]; cy++)
-            for (int64_t cx = l[0]; cx <= h[0]; cx++) {
-                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-                if (c) gboxes_grow(c);
+/* Bulk edits (set_box, set_terrain) set the blocks of a box a chunk and a
+ * group at a time. A block source gives the solid blocks of the part
+ * l..h (inclusive, block coordinates within the group, 0..3) of the group
+ * whose first block is g0, as group block bits (bx + 4 by + 16 bz); the
+ * other blocks of the part are set empty. */
+typedef uint64_t (*bulk_source)(const void *src, const int64_t g0[3], const int l[3], const int h[3]);
+
+/* Sets every block of chunk c inside the box lo..hi (block coordinates,
+ * inclusive; the chunk overlaps it) to solid or empty as `solid` says (a
+ * brick there is dropped), keeping the counts, the summaries, the
+ * directory, and the group boxes (grown anew). Never allocates. */
+static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const int64_t hi[3],
+                             bulk_source solid, const void *src) {
+    const uint64_t old_groups = c->groups;
+    const int64_t base[3] = {16 * (int64_t)c->cx, 16 * (int64_t)c->cy, 16 * (int64_t)c->cz};
+    int gl[3], gh[3];
+    for (int a = 0; a < 3; a++) {
+        gl[a] = (int)((lo[a] > base[a] ? lo[a] - base[a] : 0) >> 2);
+        gh[a] = (int)((hi[a] < base[a] + 15 ? hi[a] - base[a] : 15) >> 2);
+    }
+    int gc[3];
+    for (gc[2] = gl[2]; gc[2] <= gh[2]; gc[2]++)
+        for (gc[1] = gl[1]; gc[1] <= gh[1]; gc[1]++)
+            for (gc[0] = gl[0]; gc[0] <= gh[0]; gc[0]++) {
+                const int g = gc[0] + 4 * gc[1] + 16 * gc[2];
+                int64_t g0[3];
+                int l[3], h[3];
+                for (int a = 0; a < 3; a++) {
+                    g0[a] = base[a] + 4 * gc[a];
+                    l[a] = lo[a] > g0[a] ? (int)(lo[a] - g0[a]) : 0;
+                    h[a] = hi[a] < g0[a] + 3 ? (int)(hi[a] - g0[a]) : 3;
+                }
+                const uint64_t inside = gmask(l, h), bits = solid(src, g0, l, h);
+                wk__vgroup *gr = &c->grp[g];
+                if (!gr->occ) gr->brick = 0; /* its empty box: grown anew below */
+                w->solid_blocks -= (uint64_t)wk__popcount64(gr->occ & ~gr->brick & inside);
+                w->solid_blocks += (uint64_t)wk__popcount64(bits);
+                if (gr->brick & inside) drop_bricks(w, c, g, gr->brick & inside);
+                gr->occ = (gr->occ & ~inside) | bits;
+                c->groups = gr->occ ? c->groups | 1ull << g : c->groups & ~(1ull << g);
             }
+    if (c->groups) note_bounds(w, c);
+    sync_groups(w, c, old_groups);
+    gboxes_grow(c);
+}
+
+/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. Every
+ * chunk holding a solid block of the box exists (made by the caller); an
+ * absent chunk has nothing to clear. */
+static void set_blocks(world *w, const int64_t lo[3], const int64_t hi[3], bulk_source solid, const void *src) {
+    for (int64_t cz = wk__vshr(lo[2], 4); cz <= wk__vshr(hi[2], 4); cz++)
+        for (int64_t cy = wk__vshr(lo[1], 4); cy <= wk__vshr(hi[1], 4); cy++)
+            for (int64_t cx = wk__vshr(lo[0], 4); cx <= wk__vshr(hi[0], 4); cx++) {
+                wk__vchunk *c = (wk__vchunk *)wk__vfind(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+                if (c) set_chunk_blocks(w, c, lo, hi, solid, src);
+            }
+}
+
+/* set_box's blocks: byte (x - x0) + stride (y - y0) + slice_stride (z - z0) of v. */
+typedef struct byte_box {
+    const uint8_t *v;
+    int64_t x0, y0, z0;
+    size_t stride, slice_stride;
+} byte_box;
+
+static uint64_t byte_box_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
+    const byte_box *s = src;
+    uint64_t bits = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int y = l[1]; y <= h[1]; y++) {
+            const uint8_t *row = s->v + (size_t)(g0[2] + z - s->z0) * s->slice_stride +
+                                 (size_t)(g0[1] + y - s->y0) * s->stride + (size_t)(g0[0] - s->x0);
+            for (int x = l[0]; x <= h[0]; x++) bits |= (uint64_t)row[x] << (x + 4 * y + 16 * z);
+        }
+    return bits;
 }
 
 wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
@@ -660,22 +738,9 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                 i += skip < nx - 1 - i ? skip : nx - 1 - i;
             }
         }
-    for (uint32_t k = 0; k < nz; k++)
-        for (uint32_t j = 0; j < ny; j++) {
-            const uint8_t *row = v + k * slice_stride + j * stride;
-            int32_t y = (int32_t)((int64_t)y0 + j), z = (int32_t)((int64_t)z0 + k);
-            wk__vchunk *c = NULL;
-            for (uint32_t i = 0; i < nx; i++) {
-                int32_t x = (int32_t)((int64_t)x0 + i);
-                place p = place_of(x, y, z);
-                if (!c || c->cx != p.cx) {
-                    int nomem = 0;
-                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
-                }
-                if (c) set_in_chunk(w, c, p.g, p.b, row[i] ? WK_VOXEL_FULL : 0);
-            }
-        }
-    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
+    const byte_box src = {v, x0, y0, z0, stride, slice_stride};
+    const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
+    set_blocks(w, lo, hi, byte_box_solid, &src);
     return WK_OK;
 }
 
@@ -688,6 +753,24 @@ wk_status wk_voxel_world_stats(const wk_voxel_world *w, wk_voxel_stats *stats) {
     stats->solid_blocks = w->solid_blocks;
     stats->bricks = w->bricks;
     return WK_OK;
+}
+
+/* set_terrain's blocks: solid below the height top[(z - z0) nx + (x - x0)]. */
+typedef struct height_map {
+    const float *top;
+    size_t nx;
+    int64_t x0, z0;
+} height_map;
+
+static uint64_t height_map_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
+    const height_map *s = src;
+    uint64_t bits = 0;
+    for (int z = l[2]; z <= h[2]; z++)
+        for (int x = l[0]; x <= h[0]; x++) {
+            const float top = s->top[(size_t)(g0[2] + z - s->z0) * s->nx + (size_t)(g0[0] + x - s->x0)];
+            for (int y = l[1]; y <= h[1]; y++) bits |= (uint64_t)((float)(g0[1] + y) < top) << (x + 4 * y + 16 * z);
+        }
+    return bits;
 }
 
 wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_t x0, int32_t z0, uint32_t nx,
@@ -733,24 +816,9 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
                 j -= (uint32_t)(y & 15); /* next chunk row */
             }
         }
-    for (uint32_t k = 0; k < nz; k++)
-        for (uint32_t i = 0; i < nx; i++) {
-            float top = h[(size_t)k * nx + i];
-            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
-            wk__vchunk *c = NULL;
-            int32_t ccy = 0;
-            for (uint32_t j = 0; j < ny; j++) {
-                int32_t y = (int32_t)((int64_t)y0 + j);
-                place p = place_of(x, y, z);
-                if (!c || ccy != p.cy) {
-                    int nomem = 0;
-                    c = get_chunk(w, p.cx, p.cy, p.cz, 0, &nomem);
-                    ccy = p.cy;
-                }
-                if (c) set_in_chunk(w, c, p.g, p.b, (float)y < top ? WK_VOXEL_FULL : 0);
-            }
-        }
+    const height_map src = {h, nx, x0, z0};
+    const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
+    set_blocks(w, lo, hi, height_map_solid, &src);
     w_free(w, h, bytes);
-    gboxes_grow_region(w, x0, y0, z0, nx, ny, nz);
     return WK_OK;
 }

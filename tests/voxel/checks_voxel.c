@@ -790,6 +790,90 @@ int wk_check_voxel_group_boxes(void) {
     return fails;
 }
 
+/* Bulk edits (set_box, set_terrain) set a chunk's blocks a group at a time
+ * and then grow the boxes of all its empty groups anew. A world
+ * of 3^3 chunks whose empty groups hold boxes (a first, very sparse set_box
+ * over all of it), then rounds of set_box over random sub-boxes with sparse
+ * blocks (groups go nonempty inside the boxes of groups outside the
+ * sub-box, also of groups that single edits gave a box of their own) and,
+ * every third round, a set_terrain patch; rays aimed at the blocks each
+ * round set; every ISA against the dense walk. */
+int wk_check_voxel_bulk_edit_boxes(void) {
+    int fails = 0;
+    wk_rng rng = {101};
+    enum { N = 48 };
+    const int32_t lo[3] = {-24, -16, -24};
+    dense_world dw = dense_new(lo[0], lo[1], lo[2], N, N, N);
+    wk_voxel_world *w = new_world();
+    uint8_t *v = malloc((size_t)N * N * N);
+    float *top = malloc((size_t)N * N * sizeof(float));
+    wk_fbm f = WK_FBM_DEFAULTS;
+    f.frequency = 1.0 / 16;
+    ray_set rs = rays_new(300);
+    for (int round = 0; round < 24 && fails < 5 && v && top; round++) {
+        int32_t o[3];
+        uint32_t n[3];
+        for (int a = 0; a < 3; a++) {
+            n[a] = round == 0 ? N : 1 + (uint32_t)(wk_rng_u64(&rng) % 20);
+            o[a] = lo[a] + (int32_t)(wk_rng_u64(&rng) % (N - n[a] + 1));
+        }
+        /* blocks set and cleared again: their groups, gone empty, grow boxes of their own */
+        for (int e = 0; e < 24 && round > 0; e++) {
+            int32_t x = lo[0] + (int32_t)(wk_rng_u64(&rng) % N), y = lo[1] + (int32_t)(wk_rng_u64(&rng) % N),
+                    z = lo[2] + (int32_t)(wk_rng_u64(&rng) % N);
+            uint64_t m = 0;
+            EXPECT(wk_voxel_get_block(w, x, y, z, &m) == WK_OK, "get");
+            if (m) continue;
+            EXPECT(wk_voxel_set_block(w, x, y, z, 1) == WK_OK && wk_voxel_set_block(w, x, y, z, 0) == WK_OK,
+                   "set and clear");
+        }
+        placed_blocks placed = {.n = 0};
+        if (round % 3 == 2) {
+            /* heights across the patch's y range; solid below them, empty above */
+            const float base = (float)o[1] + 0.5f * (float)n[1], amplitude = 0.5f * (float)n[1];
+            EXPECT(wk_voxel_set_terrain(w, &f, o[0], o[2], n[0], n[2], o[1], n[1], base, amplitude, NULL) == WK_OK,
+                   "set_terrain: %s", wk_last_error_detail());
+            wk_grid2 g = {o[0], o[2], n[0], n[2], 1.0, n[0], {0, 0}};
+            EXPECT(wk_noise_fbm2_grid(&f, &g, top, NULL) == WK_OK, "fbm");
+            for (uint32_t k = 0; k < n[2]; k++)
+                for (uint32_t i = 0; i < n[0]; i++) {
+                    const float t = base + amplitude * top[k * n[0] + i];
+                    for (uint32_t j = 0; j < n[1]; j++) {
+                        const int32_t x = o[0] + (int32_t)i, y = o[1] + (int32_t)j, z = o[2] + (int32_t)k;
+                        dense_set(&dw, x, y, z, (float)y < t ? WK_VOXEL_FULL : 0);
+                        if ((float)y < t && !((float)(y + 1) < t) && wk_rng_u64(&rng) % 8 == 0)
+                            placed_add(&placed, x, y, z); /* a column's top block */
+                    }
+                }
+        } else {
+            const uint64_t one_in = round == 0 ? 2048 : 64;
+            for (uint32_t k = 0; k < n[2]; k++)
+                for (uint32_t j = 0; j < n[1]; j++)
+                    for (uint32_t i = 0; i < n[0]; i++) {
+                        const int solid = wk_rng_u64(&rng) % one_in == 0;
+                        const int32_t x = o[0] + (int32_t)i, y = o[1] + (int32_t)j, z = o[2] + (int32_t)k;
+                        v[((size_t)k * n[1] + j) * n[0] + i] = (uint8_t)solid;
+                        dense_set(&dw, x, y, z, solid ? WK_VOXEL_FULL : 0);
+                        if (solid) placed_add(&placed, x, y, z);
+                    }
+            EXPECT(wk_voxel_set_box(w, o[0], o[1], o[2], n[0], n[1], n[2], v, n[0], (size_t)n[0] * n[1]) == WK_OK,
+                   "set_box: %s", wk_last_error_detail());
+        }
+        random_rays(&rs, &dw, &rng);
+        aim_at_placed(&rs, &rng, &placed, 0);
+        char label[96];
+        snprintf(label, sizeof label, "bulk edit boxes round %d", round);
+        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+    }
+    EXPECT(v && top, "out of memory");
+    rays_free(&rs);
+    free(v);
+    free(top);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* Rays from outside the world's bounds on the quarter-block lattice, with
  * directions of quarter steps (many zero components): their entry point lies
  * on a plane of the other axes, where a SIMD setup hands the ray to the
@@ -1042,29 +1126,49 @@ int wk_check_voxel_set_box(void) {
     int fails = 0;
     wk_rng rng = {41};
     wk_voxel_world *a = new_world(), *b = new_world();
-    /* b starts with bricks and solids that the box overwrites */
-    for (int i = 0; i < 300; i++)
-        wk_voxel_set_sub(b, (int32_t)(wk_rng_u64(&rng) % 40) - 20, (int32_t)(wk_rng_u64(&rng) % 10),
-                         (int32_t)(wk_rng_u64(&rng) % 30) - 7, random_mask(&rng));
+    /* b starts with bricks and solids that the box overwrites, also around
+     * it (kept, in groups the box cuts through): expect[] mirrors the
+     * blocks of x -20..19, y 0..9, z -7..22 */
+    enum { EX = 40, EY = 10, EZ = 30 };
+    uint64_t *expect = calloc((size_t)EX * EY * EZ, sizeof *expect);
+#define WK__AT(x, y, z) expect[((size_t)((z) + 7) * EY + (size_t)(y)) * EX + (size_t)((x) + 20)]
+    for (int i = 0; i < 300; i++) {
+        const int32_t x = (int32_t)(wk_rng_u64(&rng) % EX) - 20, y = (int32_t)(wk_rng_u64(&rng) % EY),
+                      z = (int32_t)(wk_rng_u64(&rng) % EZ) - 7;
+        const uint64_t m = random_mask(&rng);
+        wk_voxel_set_sub(b, x, y, z, m);
+        WK__AT(x, y, z) = m;
+    }
     const uint32_t nx = 37, ny = 9, nz = 29;
     size_t stride = 40, slice = 9 * 40 + 3;
     uint8_t *v = calloc(slice * nz, 1);
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t j = 0; j < ny; j++)
-            for (uint32_t i = 0; i < nx; i++) v[k * slice + j * stride + i] = (uint8_t)(wk_rng_u64(&rng) % 3 == 0);
+            for (uint32_t i = 0; i < nx; i++) {
+                v[k * slice + j * stride + i] = (uint8_t)(wk_rng_u64(&rng) % 3 == 0);
+                WK__AT(-19 + (int32_t)i, (int32_t)j, -6 + (int32_t)k) = v[k * slice + j * stride + i] ? WK_VOXEL_FULL : 0;
+            }
     EXPECT(wk_voxel_set_box(b, -19, 0, -6, nx, ny, nz, v, stride, slice) == WK_OK, "set_box: %s",
            wk_last_error_detail());
-    for (uint32_t k = 0; k < nz; k++)
-        for (uint32_t j = 0; j < ny; j++)
-            for (uint32_t i = 0; i < nx; i++) {
+    uint64_t solid = 0, bricks = 0;
+    for (int32_t z = -7; z < EZ - 7; z++)
+        for (int32_t y = 0; y < EY; y++)
+            for (int32_t x = -20; x < EX - 20; x++) {
                 uint64_t m = 1;
-                EXPECT(wk_voxel_get_block(b, -19 + (int32_t)i, (int32_t)j, -6 + (int32_t)k, &m) == WK_OK &&
-                           m == (v[k * slice + j * stride + i] ? WK_VOXEL_FULL : 0),
-                       "set_box block (%u, %u, %u)", i, j, k);
+                EXPECT(wk_voxel_get_block(b, x, y, z, &m) == WK_OK && m == WK__AT(x, y, z),
+                       "block (%d, %d, %d) after set_box: %llx, expected %llx", x, y, z, (unsigned long long)m,
+                       (unsigned long long)WK__AT(x, y, z));
+                solid += WK__AT(x, y, z) == WK_VOXEL_FULL;
+                bricks += WK__AT(x, y, z) != 0 && WK__AT(x, y, z) != WK_VOXEL_FULL;
             }
+#undef WK__AT
+    free(expect);
     /* bad bytes, strides, overflow: the world is unchanged */
     wk_voxel_stats before, after;
     wk_voxel_world_stats(b, &before);
+    EXPECT(before.solid_blocks == solid && before.bricks == bricks, "stats after set_box: %llu solid, %llu bricks, expected %llu, %llu",
+           (unsigned long long)before.solid_blocks, (unsigned long long)before.bricks, (unsigned long long)solid,
+           (unsigned long long)bricks);
     v[5] = 2;
     EXPECT(wk_voxel_set_box(b, 0, 0, 0, nx, ny, nz, v, stride, slice) == WK_ERR_INVALID_ARG, "byte 2");
     v[5] = 0;
@@ -1115,6 +1219,21 @@ int wk_check_voxel_set_terrain(void) {
             }
         }
     EXPECT(solid_seen > 1000 && empty_seen > 1000, "terrain too flat: %d solid, %d empty", solid_seen, empty_seen);
+    /* the counts agree with the blocks (every block ever set lies in this region) */
+    uint64_t solid = 0, bricks = 0;
+    for (int32_t z = -20; z < 20; z++)
+        for (int32_t y = -5; y < 45; y++)
+            for (int32_t x = -30; x < 30; x++) {
+                uint64_t m = 0;
+                wk_voxel_get_block(w, x, y, z, &m);
+                solid += m == WK_VOXEL_FULL;
+                bricks += m != 0 && m != WK_VOXEL_FULL;
+            }
+    wk_voxel_stats st;
+    EXPECT(wk_voxel_world_stats(w, &st) == WK_OK && st.solid_blocks == solid && st.bricks == bricks,
+           "stats after set_terrain: %llu solid, %llu bricks; the blocks: %llu, %llu",
+           (unsigned long long)st.solid_blocks, (unsigned long long)st.bricks, (unsigned long long)solid,
+           (unsigned long long)bricks);
     f.octaves = 0;
     EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_INVALID_ARG, "bad fbm");
     f.octaves = 3;

@@ -12,6 +12,7 @@
     X(voxel_group_pair_edits, plain)       \
     X(voxel_empty_boxes, plain)            \
     X(voxel_group_boxes, plain)            \
+    X(voxel_bulk_edit_boxes, plain)        \
     X(voxel_entry_on_planes, plain)        \
     X(voxel_entry_ties, plain)             \
     X(voxel_raycast_isa, isa)              \
