@@ -63,14 +63,14 @@ typedef struct lanes {
 
 /* Rays set up for the walk, waiting for a lane: a small queue in structure
  * of arrays, filled 8 rays at a time by the vector setup below. */
-enum { QCAP = 32 };
+enum { QCAP = 64, QLOW = 16 };
 typedef struct rayq {
     /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside.
      * o, d, inv hold the lanes' 4 o, 4 d and 1/(4 d) (exact scalings), eps
      * the ray's position margin (see walk_step), all as the lanes keep them */
-    _Alignas(64) double o[3][QCAP + L];
-    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L], eps[QCAP + L];
-    int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
+    _Alignas(64) double o[3][QCAP + 2 * L];
+    double d[3][QCAP + 2 * L], inv[3][QCAP + 2 * L], len[QCAP + 2 * L], limit[QCAP + 2 * L], eps[QCAP + 2 * L];
+    int64_t q[3][QCAP + 2 * L], face[QCAP + 2 * L], idx[QCAP + 2 * L];
     int head, tail;
     size_t next, end;
     double b2; /* 2 B: B bounds |x4| of an accepted position (see walk_step) */
@@ -268,6 +268,32 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
     }
 }
 
+/* Sets up 8 more rays into the queue (there are fewer than QLOW waiting). */
+static inline __attribute__((always_inline)) void q_more(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r,
+                                                         const wk_hits *h) {
+    if (rq->tail + L > QCAP) {
+        /* move the (fewer than QLOW = 2 L) waiting rays to the front (no overlap:
+         * head >= QCAP - L - QLOW) */
+        const int hd = rq->head;
+        for (int j = 0; j < QLOW; j += L) {
+            for (int a = 0; a < 3; a++) {
+                _mm512_storeu_pd(&rq->o[a][j], _mm512_loadu_pd(&rq->o[a][hd + j]));
+                _mm512_storeu_pd(&rq->d[a][j], _mm512_loadu_pd(&rq->d[a][hd + j]));
+                _mm512_storeu_pd(&rq->inv[a][j], _mm512_loadu_pd(&rq->inv[a][hd + j]));
+                _mm512_storeu_si512((void *)&rq->q[a][j], _mm512_loadu_si512((const void *)&rq->q[a][hd + j]));
+            }
+            _mm512_storeu_pd(&rq->len[j], _mm512_loadu_pd(&rq->len[hd + j]));
+            _mm512_storeu_pd(&rq->eps[j], _mm512_loadu_pd(&rq->eps[hd + j]));
+            _mm512_storeu_pd(&rq->limit[j], _mm512_loadu_pd(&rq->limit[hd + j]));
+            _mm512_storeu_si512((void *)&rq->face[j], _mm512_loadu_si512((const void *)&rq->face[hd + j]));
+            _mm512_storeu_si512((void *)&rq->idx[j], _mm512_loadu_si512((const void *)&rq->idx[hd + j]));
+        }
+        rq->tail -= hd;
+        rq->head = 0;
+    }
+    setup8(rq, w, r, h);
+}
+
 /* Fills the lanes `want` of packet p from the queue (set up more rays
  * first when it runs short); returns the lanes filled (fewer at the end
  * of the rays). */
@@ -275,26 +301,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
                                                            const struct wk_voxel_world *w, const wk_rays *r,
                                                            const wk_hits *h) {
     int k = __builtin_popcount(want);
-    while (rq->tail - rq->head < k && rq->next < rq->end) {
-        if (rq->tail + L > QCAP) {
-            /* move the (fewer than 8) waiting rays to the front */
-            int hd = rq->head;
-            for (int a = 0; a < 3; a++) {
-                _mm512_storeu_pd(rq->o[a], _mm512_loadu_pd(&rq->o[a][hd]));
-                _mm512_storeu_pd(rq->d[a], _mm512_loadu_pd(&rq->d[a][hd]));
-                _mm512_storeu_pd(rq->inv[a], _mm512_loadu_pd(&rq->inv[a][hd]));
-                _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
-            }
-            _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
-            _mm512_storeu_pd(rq->eps, _mm512_loadu_pd(&rq->eps[hd]));
-            _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
-            _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
-            _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
-            rq->tail -= hd;
-            rq->head = 0;
-        }
-        setup8(rq, w, r, h);
-    }
+    while (rq->tail - rq->head < k && rq->next < rq->end) q_more(rq, w, r, h);
     int avail = rq->tail - rq->head, m = avail < k ? avail : k;
     if (m == 0) return 0;
     /* the lowest m lanes of want (all of them but at the end of the rays) */
@@ -809,6 +816,10 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             if (act[k]) step_chunk(&pk[k], &st[k], w, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_occ(&pk[k], &st[k]);
+        /* keep the queue ahead of the refills: rays are set up here, while the
+         * gathers are in flight, and not (or rarely) inside a refill, where a
+         * refilled packet's next step would wait for the setup */
+        if (rq.tail - rq.head < QLOW && rq.next < rq.end) q_more(&rq, w, r, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++) {
             if (!act[k]) continue;
             step_cell(&pk[k], &st[k], w, h);
