@@ -65,7 +65,8 @@ typedef struct lanes {
  * of arrays, filled 8 rays at a time by the vector setup below. */
 enum { QCAP = 64, QLOW = 16 };
 typedef struct rayq {
-    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside.
+    /* QCAP + 2 L: reads of 8 entries (a refill) or 16 (a compaction, see
+     * q_more) from any head up to QCAP stay inside.
      * o, d, inv hold the lanes' 4 o, 4 d and 1/(4 d) (exact scalings), eps
      * the ray's position margin (see walk_step), all as the lanes keep them */
     _Alignas(64) double o[3][QCAP + 2 * L];
