@@ -63,14 +63,15 @@ typedef struct lanes {
 
 /* Rays set up for the walk, waiting for a lane: a small queue in structure
  * of arrays, filled 8 rays at a time by the vector setup below. */
-enum { QCAP = 32 };
+enum { QCAP = 64, QLOW = 16 };
 typedef struct rayq {
-    /* QCAP + L: reads of 8 entries from any head up to QCAP stay inside.
+    /* QCAP + 2 L: reads of 8 entries (a refill) or 16 (a compaction, see
+     * q_more) from any head up to QCAP stay inside.
      * o, d, inv hold the lanes' 4 o, 4 d and 1/(4 d) (exact scalings), eps
      * the ray's position margin (see walk_step), all as the lanes keep them */
-    _Alignas(64) double o[3][QCAP + L];
-    double d[3][QCAP + L], inv[3][QCAP + L], len[QCAP + L], limit[QCAP + L], eps[QCAP + L];
-    int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
+    _Alignas(64) double o[3][QCAP + 2 * L];
+    double d[3][QCAP + 2 * L], inv[3][QCAP + 2 * L], len[QCAP + 2 * L], limit[QCAP + 2 * L], eps[QCAP + 2 * L];
+    int64_t q[3][QCAP + 2 * L], face[QCAP + 2 * L], idx[QCAP + 2 * L];
     int head, tail;
     size_t next, end;
     double b2; /* 2 B: B bounds |x4| of an accepted position (see walk_step) */
@@ -268,6 +269,49 @@ static void setup8(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
     }
 }
 
+/* The walk's integer constants, broadcast from memory where the walk uses
+ * them (KQ(name) reads wk__vk[K_name] through a pointer the compiler cannot
+ * see through): GCC otherwise makes each one anew at every use, a move into
+ * a general register and a broadcast from it (on the vector pipes), and in
+ * this loop those cost about 4% (camera rays). */
+static const int64_t wk__vk[] = {1,  3,   12,  48,   (int64_t)WK__VDIR_ADDR, (int64_t)0xFF00000000000000,
+                                 2,  4,   (int64_t)1 << 56, 8, (int64_t)WK__VPAIR, 0x2A,
+                                 64, 128, 32,  16,   0xF0, 0x1F0, ~(int64_t)63, -1, 0, 5};
+enum {
+    K_1, K_3, K_12, K_48, K_ADDR, K_TOP, K_2, K_4, K_B56, K_8, K_PAIR, K_S2A,
+    K_64, K_128, K_32, K_16, K_F0, K_1F0, K_NOT63, K_M1, K_0, K_5
+};
+#define KQ(n) _mm512_set1_epi64(kq[K_##n])
+#define KQ_INIT                  \
+    const int64_t *kq = wk__vk; \
+    __asm__("" : "+r"(kq))
+
+/* Sets up 8 more rays into the queue (there are fewer than QLOW waiting). */
+static inline __attribute__((always_inline)) void q_more(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r,
+                                                         const wk_hits *h) {
+    if (rq->tail + L > QCAP) {
+        /* move the (fewer than QLOW = 2 L) waiting rays to the front (no overlap:
+         * head >= QCAP - L - QLOW) */
+        const int hd = rq->head;
+        for (int j = 0; j < QLOW; j += L) {
+            for (int a = 0; a < 3; a++) {
+                _mm512_storeu_pd(&rq->o[a][j], _mm512_loadu_pd(&rq->o[a][hd + j]));
+                _mm512_storeu_pd(&rq->d[a][j], _mm512_loadu_pd(&rq->d[a][hd + j]));
+                _mm512_storeu_pd(&rq->inv[a][j], _mm512_loadu_pd(&rq->inv[a][hd + j]));
+                _mm512_storeu_si512((void *)&rq->q[a][j], _mm512_loadu_si512((const void *)&rq->q[a][hd + j]));
+            }
+            _mm512_storeu_pd(&rq->len[j], _mm512_loadu_pd(&rq->len[hd + j]));
+            _mm512_storeu_pd(&rq->eps[j], _mm512_loadu_pd(&rq->eps[hd + j]));
+            _mm512_storeu_pd(&rq->limit[j], _mm512_loadu_pd(&rq->limit[hd + j]));
+            _mm512_storeu_si512((void *)&rq->face[j], _mm512_loadu_si512((const void *)&rq->face[hd + j]));
+            _mm512_storeu_si512((void *)&rq->idx[j], _mm512_loadu_si512((const void *)&rq->idx[hd + j]));
+        }
+        rq->tail -= hd;
+        rq->head = 0;
+    }
+    setup8(rq, w, r, h);
+}
+
 /* Fills the lanes `want` of packet p from the queue (set up more rays
  * first when it runs short); returns the lanes filled (fewer at the end
  * of the rays). */
@@ -275,26 +319,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
                                                            const struct wk_voxel_world *w, const wk_rays *r,
                                                            const wk_hits *h) {
     int k = __builtin_popcount(want);
-    while (rq->tail - rq->head < k && rq->next < rq->end) {
-        if (rq->tail + L > QCAP) {
-            /* move the (fewer than 8) waiting rays to the front */
-            int hd = rq->head;
-            for (int a = 0; a < 3; a++) {
-                _mm512_storeu_pd(rq->o[a], _mm512_loadu_pd(&rq->o[a][hd]));
-                _mm512_storeu_pd(rq->d[a], _mm512_loadu_pd(&rq->d[a][hd]));
-                _mm512_storeu_pd(rq->inv[a], _mm512_loadu_pd(&rq->inv[a][hd]));
-                _mm512_storeu_si512((void *)rq->q[a], _mm512_loadu_si512((const void *)&rq->q[a][hd]));
-            }
-            _mm512_storeu_pd(rq->len, _mm512_loadu_pd(&rq->len[hd]));
-            _mm512_storeu_pd(rq->eps, _mm512_loadu_pd(&rq->eps[hd]));
-            _mm512_storeu_pd(rq->limit, _mm512_loadu_pd(&rq->limit[hd]));
-            _mm512_storeu_si512((void *)rq->face, _mm512_loadu_si512((const void *)&rq->face[hd]));
-            _mm512_storeu_si512((void *)rq->idx, _mm512_loadu_si512((const void *)&rq->idx[hd]));
-            rq->tail -= hd;
-            rq->head = 0;
-        }
-        setup8(rq, w, r, h);
-    }
+    while (rq->tail - rq->head < k && rq->next < rq->end) q_more(rq, w, r, h);
     int avail = rq->tail - rq->head, m = avail < k ? avail : k;
     if (m == 0) return 0;
     /* the lowest m lanes of want (all of them but at the end of the rays) */
@@ -309,6 +334,8 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     }
     const int hd = rq->head;
     rq->head = hd + m;
+    KQ_INIT;
+    static const unsigned char fc[6] = {K_0, K_1, K_2, K_3, K_4, K_5};
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
     for (int a = 0; a < 3; a++) {
@@ -320,8 +347,8 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
         __mmask8 ps = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_GT_OQ), ng = _mm512_cmp_pd_mask(p->d4[a], zd, _CMP_LT_OQ);
         p->pos[a] = ps;
         p->mov[a] = ps | ng;
-        p->back[a] = _mm512_maskz_mov_epi64(ng, _mm512_set1_epi64(-1));
-        p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(2 * a), ng, _mm512_set1_epi64(2 * a + 1));
+        p->back[a] = _mm512_maskz_mov_epi64(ng, KQ(M1));
+        p->fcode[a] = _mm512_mask_mov_epi64(_mm512_set1_epi64(kq[fc[2 * a]]), ng, _mm512_set1_epi64(kq[fc[2 * a + 1]]));
     }
     p->eps = _mm512_mask_expand_pd(p->eps, f, _mm512_loadu_pd(&rq->eps[hd]));
     p->eps1 = _mm512_sub_pd(_mm512_set1_pd(1.0), p->eps);
@@ -364,10 +391,12 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * the position test alone proves the cell (the state after the event is
  * decided by the plane quotients around x4, wherever q was). */
 
+
 /* A step's state between its three parts (see raycast_avx512). */
 typedef struct step_state {
     __mmask8 act, done, hits, live, hasg, gnear;
     __m512i N, occ, gaddr;
+    const int64_t *wc; /* the world's lo[3], hi - lo + 1 [3] (chunks), 2 dn0 dn1, 2 dn0 */
 } step_state;
 
 /* Step, part 1: lanes leaving the bounds, chunk lookups. */
@@ -377,10 +406,10 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
     (void)h;
     /* the bounds in chunks: lo and nb = hi - lo + 1 chunks per axis; the
      * directory entry of chunk lo + r lies at dir + K + ((r2 dn1 + r1) dn0 + r0) */
-    const __m512i clo[3] = {_mm512_set1_epi64(w->lo[0]), _mm512_set1_epi64(w->lo[1]), _mm512_set1_epi64(w->lo[2])};
-    const __m512i nb[3] = {_mm512_set1_epi64((int64_t)w->hi[0] - w->lo[0] + 1),
-                           _mm512_set1_epi64((int64_t)w->hi[1] - w->lo[1] + 1),
-                           _mm512_set1_epi64((int64_t)w->hi[2] - w->lo[2] + 1)};
+    /* (broadcast from s->wc, made once per call: see KQ) */
+    const int64_t *wc = s->wc;
+    const __m512i clo[3] = {_mm512_set1_epi64(wc[0]), _mm512_set1_epi64(wc[1]), _mm512_set1_epi64(wc[2])};
+    const __m512i nb[3] = {_mm512_set1_epi64(wc[3]), _mm512_set1_epi64(wc[4]), _mm512_set1_epi64(wc[5])};
     _Alignas(64) int64_t tc[3][L];
     __m512i *q = p->q;
     __mmask8 done = 0, act = s->act, live = act;
@@ -404,8 +433,7 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
             if (w->dir) {
                 /* the directory (lanes are inside the bounds, which it contains) */
                 /* 2 i = r2 (2 dn0 dn1) + r1 (2 dn0) + 2 r0: the two products side by side */
-                const __m512i s2 = _mm512_set1_epi64((int64_t)(2 * w->dn[0] * w->dn[1])),
-                              s1 = _mm512_set1_epi64((int64_t)(2 * w->dn[0]));
+                const __m512i s2 = _mm512_set1_epi64(wc[6]), s1 = _mm512_set1_epi64(wc[7]);
                 const wk__vdirent *base = wk__vdir_get(w, w->lo[0], w->lo[1], w->lo[2]);
                 __m512i i2 = _mm512_add_epi64(_mm512_mullo_epi64(r[2], s2), _mm512_mullo_epi64(r[1], s1));
                 i2 = _mm512_add_epi64(i2, _mm512_add_epi64(r[0], r[0]));
@@ -431,15 +459,16 @@ static inline __attribute__((always_inline)) void step_chunk(lanes *p, step_stat
 
 /* Step, part 2a: the occupancy words of the lanes' groups (one gather). */
 static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state *s) {
-    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    KQ_INIT;
+    const __m512i zero = _mm512_setzero_si512(), one = KQ(1), three = KQ(3);
+    const __m512i m12 = KQ(12), m48 = KQ(48);
     /* p.chunk holds the directory word: group g's record lies at (chunk & WK__VDIR_ADDR) + off_occ + 16 g */
     const void *off_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ));
-    const __m512i addr_mask = _mm512_set1_epi64((int64_t)WK__VDIR_ADDR);
+    const __m512i addr_mask = KQ(ADDR);
     const __m512i *q = p->q;
     const __m512i chunk = p->chunk;
     /* an absent or empty chunk (no group-pair bit): a node of 64^3 cells */
-    __mmask8 hasg = s->live & _mm512_test_epi64_mask(chunk, _mm512_set1_epi64((int64_t)0xFF00000000000000));
+    __mmask8 hasg = s->live & _mm512_test_epi64_mask(chunk, KQ(TOP));
     /* group g = bits 4-5 of q0, q1, q2 as bits 0-1, 2-3, 4-5 */
     __m512i g = _mm512_and_si512(_mm512_srli_epi64(q[0], 4), three);
     g = _mm512_ternarylogic_epi64(m12, _mm512_srli_epi64(q[1], 2), g, 0xEA); /* (A & B) | C */
@@ -448,15 +477,15 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
     /* the group pair k = bits 5 of q0, q1, q2 as bits 0, 1, 2: its summary bit 56 + k.
      * A group in an empty pair is empty: its word (0) is not loaded */
     __m512i gk = _mm512_and_si512(_mm512_srli_epi64(q[0], 5), one);
-    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
-    gk = _mm512_ternarylogic_epi64(_mm512_set1_epi64(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
+    gk = _mm512_ternarylogic_epi64(KQ(2), _mm512_srli_epi64(q[1], 4), gk, 0xEA);
+    gk = _mm512_ternarylogic_epi64(KQ(4), _mm512_srli_epi64(q[2], 3), gk, 0xEA);
     /* within hasg: a set group-pair bit makes the top byte nonzero (tested on
      * live, side by side with hasg) */
-    const __m512i gbit = _mm512_sllv_epi64(_mm512_set1_epi64((int64_t)1 << 56), gk);
+    const __m512i gbit = _mm512_sllv_epi64(KQ(B56), gk);
     __mmask8 gnear = _mm512_mask_test_epi64_mask(s->live, chunk, gbit);
     /* a group in an empty pair is empty: its record's second word (brick, 0 for an
      * empty group) holds its empty box of groups (see wk__vgroup), loaded instead */
-    const __m512i raddr = _mm512_mask_add_epi64(gaddr, hasg & (__mmask8)~gnear, gaddr, _mm512_set1_epi64(8));
+    const __m512i raddr = _mm512_mask_add_epi64(gaddr, hasg & (__mmask8)~gnear, gaddr, KQ(8));
     s->occ = _mm512_mask_i64gather_epi64(zero, hasg, raddr, off_occ, 1);
     s->gaddr = gaddr;
     s->hasg = hasg;
@@ -466,13 +495,14 @@ static inline __attribute__((always_inline)) void step_occ(lanes *p, step_state 
 /* Step, part 2: the node around each cell (its size N), hits (written out). */
 static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state *s, const struct wk_voxel_world *w,
                                                       const wk_hits *h) {
+    KQ_INIT;
     (void)w;
     (void)h;
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
-    const __m512i one = _mm512_set1_epi64(1), three = _mm512_set1_epi64(3);
-    const __m512i pair = _mm512_set1_epi64((int64_t)WK__VPAIR), sel2a = _mm512_set1_epi64(0x2A);
-    const __m512i m12 = _mm512_set1_epi64(12), m48 = _mm512_set1_epi64(48);
+    const __m512i one = KQ(1), three = KQ(3);
+    const __m512i pair = KQ(PAIR), sel2a = KQ(S2A);
+    const __m512i m12 = KQ(12), m48 = KQ(48);
     _Alignas(64) int64_t tq[3][L], tface[L], tsub[L], tidx[L];
     _Alignas(64) double tt[L];
     _Alignas(64) uint64_t tchunk[L];
@@ -491,12 +521,12 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
-    __m512i N = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), _mm512_test_epi64_mask(chunk, one),
-                                      _mm512_set1_epi64(128));
-    N = _mm512_mask_mov_epi64(N, hasg, _mm512_set1_epi64(32));
-    N = _mm512_mask_mov_epi64(N, hasg & gnear, _mm512_set1_epi64(16));
-    N = _mm512_mask_mov_epi64(N, hasocc, _mm512_set1_epi64(8));
-    N = _mm512_mask_mov_epi64(N, hasocc & bnear, _mm512_set1_epi64(4));
+    __m512i N = _mm512_mask_mov_epi64(KQ(64), _mm512_test_epi64_mask(chunk, one),
+                                      KQ(128));
+    N = _mm512_mask_mov_epi64(N, hasg, KQ(32));
+    N = _mm512_mask_mov_epi64(N, hasg & gnear, KQ(16));
+    N = _mm512_mask_mov_epi64(N, hasocc, KQ(8));
+    N = _mm512_mask_mov_epi64(N, hasocc & bnear, KQ(4));
     N = _mm512_mask_mov_epi64(N, occbit, one);
     if (occbit) {
         /* the brick bit: lane by lane (usually one lane; a gather costs more) */
@@ -532,7 +562,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
             /* s of the last event: the entered plane's quotient, as the walk divided it
              * (face 6: the start, s = 0); t = s * len + 0.0, counted when t <= tmax */
             __m512i fa = _mm512_srli_epi64(p->face, 1), fb = _mm512_and_si512(p->face, one);
-            __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, _mm512_set1_epi64(2));
+            __mmask8 f1 = _mm512_cmpeq_epi64_mask(fa, one), f2 = _mm512_cmpeq_epi64_mask(fa, KQ(2));
             __mmask8 f6 = _mm512_cmpeq_epi64_mask(p->face, _mm512_set1_epi64(6));
             __m512i qs = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(q[0], f1, q[1]), f2, q[2]);
             __m512d os = _mm512_mask_mov_pd(_mm512_mask_mov_pd(p->o4[0], f1, p->o4[1]), f2, p->o4[2]);
@@ -574,10 +604,11 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
 /* Step, part 3: leaving the node; misses written out; returns the lanes that finished. */
 static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_state *s, const struct wk_voxel_world *w,
                                                       const wk_hits *h) {
+    KQ_INIT;
     (void)w;
     (void)h;
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i one = _mm512_set1_epi64(1);
+    const __m512i one = KQ(1);
     const __m512d inf = _mm512_set1_pd(INFINITY), quarter = _mm512_set1_pd(0.25), margin = _mm512_set1_pd(WK__VOXEL_REL_MARGIN);
     _Alignas(64) int64_t tq[3][L], tea[L], tbase[3][L], tNa[3][L], tidx[L];
     _Alignas(64) double to[3][L], td[3][L], tes[L];
@@ -601,7 +632,7 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         /* the box's word: the directory word, or in a chunk the group's (gathered in step_occ) */
         const __m512i bw = _mm512_mask_mov_epi64(p->chunk, gbox, s->occ);
         /* a box's unit: 64 cells (chunks) or 16 (groups) */
-        const __m512i unit = _mm512_mask_mov_epi64(_mm512_set1_epi64(64), gbox, _mm512_set1_epi64(16));
+        const __m512i unit = _mm512_mask_mov_epi64(KQ(64), gbox, KQ(16));
         /* the low bits cleared from q: N - 1, or unit - 1 in a box (its chunk or group) */
         const __m512i clr = _mm512_mask_sub_epi64(Nm1, isbox, unit, one);
         __m512d *o = p->o4, *d = p->d4; /* scaled by 4: num below is 4 num, its quotients and estimates the same */
@@ -611,9 +642,9 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
             /* lo unit and s unit of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a) of a chunk's,
              * 2 lower of a group's: see WK__VGBOX_LO), 0 elsewhere */
             __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_LO(a) - 6),
-                                                  _mm512_set1_epi64(0xF0));
+                                                  KQ(F0));
             __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_S(a) - 6),
-                                                 _mm512_set1_epi64(0x1F0));
+                                                 KQ(1F0));
             base[a] = _mm512_sub_epi64(_mm512_andnot_si512(clr, q[a]), lo64);
             /* N, or (s + 1) unit in a box */
             Na[a] = _mm512_add_epi64(_mm512_mask_mov_epi64(N, isbox, unit), s64);
@@ -645,7 +676,7 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         __m512d sv = best; /* the s the other axes are placed at */
         __mmask8 exact = 0; /* lanes whose sv is the exact quotient */
         if (tie) {
-            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], KQ(2));
             __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
             __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
             __m512d es = _mm512_mask_div_pd(best, tie, nsel, dsel);
@@ -706,7 +737,7 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
             __m512d nsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(num[0], is[1], num[1]), is[2], num[2]);
             __m512d dsel = _mm512_mask_mov_pd(_mm512_mask_mov_pd(d[0], is[1], d[1]), is[2], d[2]);
             __m512d es = _mm512_mask_div_pd(sv, (__mmask8)((fix[0] | fix[1] | fix[2]) & ~exact), nsel, dsel);
-            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], _mm512_set1_epi64(2));
+            __m512i ea = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(zero, is[1], one), is[2], KQ(2));
             _mm512_store_pd(tes, es);
             _mm512_store_si512((void *)tea, ea);
             for (int b2 = 0; b2 < 3; b2++) {
@@ -736,7 +767,7 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         __m512i x = _mm512_xor_si512(q[0], qold[0]);
         x = _mm512_ternarylogic_epi64(q[1], qold[1], x, 0xBE); /* (A ^ B) | C */
         x = _mm512_ternarylogic_epi64(q[2], qold[2], x, 0xBE);
-        p->chg = live & _mm512_test_epi64_mask(x, _mm512_set1_epi64(~(int64_t)63));
+        p->chg = live & _mm512_test_epi64_mask(x, KQ(NOT63));
     }
     if (done & (__mmask8)~hits) {
         _mm512_store_si512((void *)tidx, p->idx);
@@ -794,6 +825,14 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
     }
     step_state st[NPK];
     memset(st, 0, sizeof st);
+    int64_t wc[8];
+    for (int a = 0; a < 3; a++) {
+        wc[a] = w->lo[a];
+        wc[3 + a] = (int64_t)w->hi[a] - w->lo[a] + 1;
+    }
+    wc[6] = w->dir ? (int64_t)(2 * w->dn[0] * w->dn[1]) : 0;
+    wc[7] = w->dir ? (int64_t)(2 * w->dn[0]) : 0;
+    for (int k = 0; k < NPK; k++) st[k].wc = wc;
     for (;;) {
         /* the packets' steps part by part, so that one packet's loads
          * (gathers) are in flight while the other's wait or compute; the
@@ -809,6 +848,10 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
             if (act[k]) step_chunk(&pk[k], &st[k], w, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++)
             if (act[k]) step_occ(&pk[k], &st[k]);
+        /* keep the queue ahead of the refills: rays are set up here, while the
+         * gathers are in flight, and not (or rarely) inside a refill, where a
+         * refilled packet's next step would wait for the setup */
+        if (rq.tail - rq.head < QLOW && rq.next < rq.end) q_more(&rq, w, r, h);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++) {
             if (!act[k]) continue;
             step_cell(&pk[k], &st[k], w, h);
