@@ -335,6 +335,7 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
     const int hd = rq->head;
     rq->head = hd + m;
     KQ_INIT;
+    /* the face codes 0..5 (2 a, 2 a + 1) as wk__vk entries, read from memory like KQ */
     static const unsigned char fc[6] = {K_0, K_1, K_2, K_3, K_4, K_5};
     const __m512i zero = _mm512_setzero_si512();
     const __m512d zd = _mm512_setzero_pd();
@@ -390,7 +391,6 @@ static inline __attribute__((always_inline)) __mmask8 fill(lanes *p, __mmask8 wa
  * The reference's check that an accepted cell is not behind q is left out:
  * the position test alone proves the cell (the state after the event is
  * decided by the plane quotients around x4, wherever q was). */
-
 
 /* A step's state between its three parts (see raycast_avx512). */
 typedef struct step_state {
@@ -521,8 +521,7 @@ static inline __attribute__((always_inline)) void step_cell(lanes *p, step_state
     /* empty group (block) in an empty aligned pair: twice as far (as the reference) */
     __mmask8 bnear = _mm512_test_epi64_mask(occ, _mm512_sllv_epi64(pair, _mm512_and_si512(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
-    __m512i N = _mm512_mask_mov_epi64(KQ(64), _mm512_test_epi64_mask(chunk, one),
-                                      KQ(128));
+    __m512i N = _mm512_mask_mov_epi64(KQ(64), _mm512_test_epi64_mask(chunk, one), KQ(128));
     N = _mm512_mask_mov_epi64(N, hasg, KQ(32));
     N = _mm512_mask_mov_epi64(N, hasg & gnear, KQ(16));
     N = _mm512_mask_mov_epi64(N, hasocc, KQ(8));
