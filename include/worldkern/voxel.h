@@ -28,8 +28,8 @@
  * that the AVX-512 walk leaves in one step; edits keep the boxes empty in
  * O(1) (a chunk or group turning nonempty cuts the boxes around it: at most
  * 125 directory entries or 64 groups). On the benchmarks' terrain a warm
- * single edit takes about 0.3 us at the median and up to about 1 us at the
- * 99th percentile (0.06-0.17 and 0.3-0.4 us without the boxes); one that
+ * single edit takes about 0.3 us at the median, 0.7 us at the 99th
+ * percentile and up to about 1 us at the 99.9th; one that
  * allocates (a place's first brick) takes longer.
  *
  * Memory: the world allocates on edits (chunks, bricks, the hash table)
