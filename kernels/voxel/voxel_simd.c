@@ -286,6 +286,12 @@ enum {
     const int64_t *kq = wk__vk; \
     __asm__("" : "+r"(kq))
 
+#if defined(__clang__)
+#define WK__UNROLL_GCC
+#else
+#define WK__UNROLL_GCC _Pragma("GCC unroll 4")
+#endif
+
 /* Sets up 8 more rays into the queue (there are fewer than QLOW waiting). */
 static inline __attribute__((always_inline)) void q_more(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r,
                                                          const wk_hits *h) {
@@ -851,7 +857,8 @@ static void raycast_avx512(const struct wk_voxel_world *w, const wk_rays *r, con
          * gathers are in flight, and not (or rarely) inside a refill, where a
          * refilled packet's next step would wait for the setup */
         if (rq.tail - rq.head < QLOW && rq.next < rq.end) q_more(&rq, w, r, h);
-        _Pragma("GCC unroll 4") for (int k = 0; k < NPK; k++) {
+        /* (GCC unrolls this loop; clang 14 cannot, and warns when asked) */
+        WK__UNROLL_GCC for (int k = 0; k < NPK; k++) {
             if (!act[k]) continue;
             step_cell(&pk[k], &st[k], w, h);
             __mmask8 done = step_exit(&pk[k], &st[k], w, h);

@@ -688,9 +688,10 @@ static uint64_t byte_box_solid(const void *src, const int64_t g0[3], const int l
     uint64_t bits = 0;
     for (int z = l[2]; z <= h[2]; z++)
         for (int y = l[1]; y <= h[1]; y++) {
+            /* the part's first byte of the row (the group may start before the box) */
             const uint8_t *row = s->v + (size_t)(g0[2] + z - s->z0) * s->slice_stride +
-                                 (size_t)(g0[1] + y - s->y0) * s->stride + (size_t)(g0[0] - s->x0);
-            for (int x = l[0]; x <= h[0]; x++) bits |= (uint64_t)row[x] << (x + 4 * y + 16 * z);
+                                 (size_t)(g0[1] + y - s->y0) * s->stride + (size_t)(g0[0] + l[0] - s->x0);
+            for (int x = l[0]; x <= h[0]; x++) bits |= (uint64_t)row[x - l[0]] << (x + 4 * y + 16 * z);
         }
     return bits;
 }
