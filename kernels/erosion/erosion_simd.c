@@ -25,6 +25,20 @@
 #include "erosion_impl.h"
 #include "wk_simd.h"
 
+/* The row loops (over rows or rows + 2) have compile-time trip counts once
+ * share_rows and gather_rows are inlined with a constant row count; unrolled
+ * in full, their arrays of vectors stay in registers. GCC does that with
+ * "GCC unroll 8". Clang 14 does it only when asked for a full unroll (with
+ * "GCC unroll 8" it kept the arrays on the stack: 3.4x slower), and warns
+ * about two AVX2 gather loops it cannot unroll (silenced: they stay rolled,
+ * as before). */
+#if defined(__clang__)
+#define WK_UNROLL_ROWS _Pragma("unroll")
+#pragma clang diagnostic ignored "-Wpass-failed"
+#else
+#define WK_UNROLL_ROWS _Pragma("GCC unroll 8")
+#endif
+
 #if defined(WK_SIMD_AVX512) || !defined(WK_SIMD_AVX2) /* (AVX2 has its own 8-entry tables) */
 /* den[count] = count * (count + 1) * 2 as float bits, 1.0f for count 0. */
 static const uint32_t DEN_BITS[16] = {0x3f800000u, 0x40800000u, 0x41400000u, 0x41c00000u, 0x42200000u, 0x42700000u,
@@ -95,7 +109,7 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
                           share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus), ntalus = wk_vf_set1(-talus);
     wk_vf lf[WK__EROSION_MAX_ROWS + 2], ce[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) {
         lf[q] = wk_vf_load_n(h[q] + i - 1, m);
         ce[q] = wk_vf_load_n(h[q] + i, m);
@@ -105,12 +119,12 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
      * direction, so that the rows' chains overlap. */
     wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
     __m128i cb[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
     /* The first direction starts the sums and the mask bytes by masked moves
      * instead of adds to zeros, off the float adders (and 2 cycles shorter
      * on the chain): +0.0f + d is d, as a lower d is > talus >= 0. */
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         wk_vf d_ = wk_vf_sub(ce[k + 1], lf[k]);
         wk_vm lower_ = wk_vf_gt(d_, vtalus);
@@ -119,14 +133,14 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
     }
 #define STEP_D(nb, dir)                                                 \
     do {                                                                \
-        _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {    \
+        WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {    \
             wk_vf d_ = wk_vf_sub(ce[k + 1], (nb));                      \
             wk_vm lower_ = wk_vf_gt(d_, vtalus);                        \
             sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                \
             cb[k] = set_bit(cb[k], lower_, dir);                        \
         }                                                               \
     } while (0)
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         if (k == 0) {
             wk_vf d_ = wk_vf_sub(ce[1], ce[0]);
@@ -143,7 +157,7 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
     STEP_D(lf[k + 1], 3);
     STEP_D(rt[k + 1], 4);
     STEP_D(lf[k + 2], 5);
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         wk_vm lower_ = wk_vf_gt(below[k], vtalus);
         sum[k] = wk_vf_add_mask(sum[k], lower_, below[k]);
@@ -151,7 +165,7 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
     }
     STEP_D(rt[k + 2], 7);
 #undef STEP_D
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         _mm_storeu_si128((__m128i *)(void *)(masks[k] + 16 + i), cb[k]);
         st->sum[k] = sum[k];
@@ -164,7 +178,7 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
 WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, wk_lut16 count_lut,
                             size_t rows, size_t i, size_t m, const share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus);
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         wk_vi icount = count_to_vi(count_bits(st->bits[k]));
         wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
@@ -191,9 +205,9 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
     uint8_t *ml[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
     size_t i = 0;
     if (n >= 16) {
@@ -248,9 +262,9 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
     const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus);
     __m256 ce[WK__EROSION_MAX_ROWS + 2], sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
     __m256i nc[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) ce[q] = wk_vf_load_n(h[q] + i, m);
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 d = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k] + i - 1, m));
         __m256 mk = _mm256_cmp_ps(d, vtalus, _CMP_GT_OQ);
@@ -258,7 +272,7 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
         nc[k] = _mm256_castps_si256(mk);
         below[k] = _mm256_sub_ps(ce[k + 1], ce[k + 2]); /* d6; the next row's d1 = -d6 */
     }
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 mk;
         if (k == 0) {
@@ -273,7 +287,7 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
         KEEP(sum[k]); KEEP(nc[k]);
     }
 #define STEP_D(q, dx)                                                               \
-    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                     \
+    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {                     \
         __m256 d_ = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k + (q)] + i + (dx), m)); \
         __m256 mk_ = _mm256_cmp_ps(d_, vtalus, _CMP_GT_OQ);                          \
         sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(d_, mk_));                      \
@@ -284,7 +298,7 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
     STEP_D(1, -1)
     STEP_D(1, 1)
     STEP_D(2, -1)
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 mk = _mm256_cmp_ps(below[k], vtalus, _CMP_GT_OQ);
         sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(below[k], mk));
@@ -293,7 +307,7 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
     }
     STEP_D(2, 1)
 #undef STEP_D
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) st->sum[k] = sum[k], st->hc[k] = ce[k + 1], st->nc[k] = nc[k];
 }
 
@@ -315,7 +329,7 @@ static const uint32_t COUNT8_BITS[8] = {0x41000000u /* 8 (or 0) */, 0x40e00000u,
 WK_INLINE void share_finish(float *const *s, float *const *p, float talus, __m256i den8, __m256i count8,
                             size_t rows, size_t i, size_t m, const share_state2 *st) {
     const __m256 vtalus = _mm256_set1_ps(talus);
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 ncountf = _mm256_cvtepi32_ps(st->nc[k]);
         __m256 excess = _mm256_add_ps(st->sum[k], _mm256_mul_ps(ncountf, vtalus));
@@ -336,9 +350,9 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
                   count8 = _mm256_loadu_si256((const __m256i *)(const void *)COUNT8_BITS);
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k];
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -431,12 +445,12 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
     const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
     const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
     float *out[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) sh[q] = shp[q], mr[q] = mrp[q];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) p[k] = pp[k], out[k] = outp[k];
     wk_vf s0[WK__EROSION_MAX_ROWS + 2], s1[WK__EROSION_MAX_ROWS + 2];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) {
         s0[q] = wk_vf_set1(sh[q][-1]);
         s1[q] = load_span(sh[q], 0, n);
@@ -444,7 +458,7 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
     for (size_t i = 0; i < n; i += 16) {
         const size_t m = n - i < 16 ? n - i : 16;
         wk_vf lf[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
         for (size_t q = 0; q < rows + 2; q++) {
             wk_vf s2 = load_span(sh[q], i + 16, n);
             lf[q] = lanes_from_prev(s0[q], s1[q]);
@@ -459,7 +473,7 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
          * every s, and -0.0f stays where the neighbour is not higher. */
         wk_vf received[WK__EROSION_MAX_ROWS];
 #define GATHER_D(q, dir, dx, sv)                                                                            \
-    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) received[k] =                                 \
+    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) received[k] =                                 \
         dir == 7 ? wk_vf_select(HIGHER(mr[k + (q)], dir, dx), (sv), wk_vf_set1(-0.0f))                      \
                  : wk_vf_add_mask(received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
         GATHER_D(0, 7, -1, lf[k])
@@ -471,7 +485,7 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
         GATHER_D(2, 1, 0, s0[k + 2])
         GATHER_D(2, 0, 1, rt[k + 2])
 #undef GATHER_D
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
         for (size_t k = 0; k < rows; k++)
             wk_vf_store_n(out[k] + i, wk_vf_add(wk_vf_load_n(p[k] + i, m), received[k]), m);
     }
@@ -492,24 +506,24 @@ WK_INLINE void gather_col(const float *const *h, const float *const *sh, const f
                           float *const *out, size_t rows, size_t i, size_t m) {
     const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus), nzero = _mm256_set1_ps(-0.0f);
     __m256 hm[WK__EROSION_MAX_ROWS + 2], r[WK__EROSION_MAX_ROWS], vdn[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) hm[q] = wk_vf_load_n(h[q] + i, m);
     /* direction by direction, the rows' chains of dependent adds
      * interleaved so that they overlap */
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 mk = _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k] + i - 1, m), hm[k + 1]), vtalus, _CMP_GT_OQ);
         r[k] = _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i - 1, m), mk);
         vdn[k] = _mm256_sub_ps(hm[k + 2], hm[k + 1]); /* below minus centre */
     }
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 mk = k == 0 ? _mm256_cmp_ps(_mm256_sub_ps(hm[0], hm[1]), vtalus, _CMP_GT_OQ)
                            : _mm256_cmp_ps(vdn[k - 1], ntalus, _CMP_LT_OQ);
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i, m), mk));
     }
 #define STEP_G(q, dx)                                                                                       \
-    _Pragma("GCC unroll 8") for (size_t k = 0; k < rows; k++) {                                             \
+    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {                                             \
         __m256 mk_ =                                                                                        \
             _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k + (q)] + i + (dx), m), hm[k + 1]), vtalus, _CMP_GT_OQ); \
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + (q)] + i + (dx), m), mk_));    \
@@ -518,14 +532,14 @@ WK_INLINE void gather_col(const float *const *h, const float *const *sh, const f
     STEP_G(1, -1)
     STEP_G(1, 1)
     STEP_G(2, -1)
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) {
         __m256 mk = _mm256_cmp_ps(vdn[k], vtalus, _CMP_GT_OQ);
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + 2] + i, m), mk));
     }
     STEP_G(2, 1)
 #undef STEP_G
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++)
         wk_vf_store_n(out[k] + i, _mm256_add_ps(wk_vf_load_n(p[k] + i, m), r[k]), m);
 }
@@ -536,9 +550,9 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *sh, const 
     /* this step's row pointers in local arrays, indexed by constants in gather_col */
     const float *hl[WK__EROSION_MAX_ROWS + 2], *sl[WK__EROSION_MAX_ROWS + 2], *pl[WK__EROSION_MAX_ROWS];
     float *ol[WK__EROSION_MAX_ROWS];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q], sl[q] = sh[q];
-#pragma GCC unroll 8
+WK_UNROLL_ROWS
     for (size_t k = 0; k < rows; k++) pl[k] = p[k], ol[k] = out[k];
     size_t i = 0;
     for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, rows, i, 8);
