@@ -118,31 +118,59 @@ static uint64_t gmask(const int l[3], const int h[3]) {
     return row * rows * layers;
 }
 
-/* The box of the empty group g, grown a slab at a time (faces -x, +x, -y,
- * +y, -z, +z in turn) while the slab is inside the chunk and empty. */
-static uint64_t gbox_grow(const wk__vchunk *c, int g) {
-    const int gc[3] = {g & 3, (g >> 2) & 3, g >> 4};
-    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+/* An empty box around the cell r of a grid of n[a] cells per axis (a
+ * chunk's groups, or the directory's chunks), grown a slab at a time
+ * (faces -x, +x, -y, +y, -z, +z in turn) while the slab is inside the grid,
+ * its extent stays <= max and slab_empty(ctx, l, h) says the slab l..h
+ * (inclusive) is empty; its extents in lo, hi. */
+typedef int (*slab_empty_fn)(const void *ctx, const int64_t l[3], const int64_t h[3]);
+
+static inline void grow_box(const int64_t r[3], const int64_t n[3], int max, slab_empty_fn slab_empty,
+                            const void *ctx, int lo[3], int hi[3]) {
+    for (int a = 0; a < 3; a++) lo[a] = hi[a] = 0;
     for (int grown = 1; grown;) {
         grown = 0;
         for (int f = 0; f < 6; f++) {
             int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
-            int s = (f & 1) ? gc[a] + hi[a] + 1 : gc[a] - lo[a] - 1;
-            if (s < 0 || s > 3) continue;
-            int l[3], h[3];
+            if (*e >= max) continue;
+            int64_t s = (f & 1) ? r[a] + hi[a] + 1 : r[a] - lo[a] - 1;
+            if (s < 0 || s >= n[a]) continue;
+            int64_t l[3], h[3];
             for (int b = 0; b < 3; b++) {
-                l[b] = gc[b] - lo[b];
-                h[b] = gc[b] + hi[b];
+                l[b] = r[b] - lo[b];
+                h[b] = r[b] + hi[b];
             }
             l[a] = h[a] = s;
-            if (!(c->groups & gmask(l, h))) {
+            if (slab_empty(ctx, l, h)) {
                 (*e)++;
                 grown = 1;
             }
         }
     }
+}
+
+/* Whether the groups l..h of chunk ctx are all empty. */
+static int groups_empty(const void *ctx, const int64_t l[3], const int64_t h[3]) {
+    const int li[3] = {(int)l[0], (int)l[1], (int)l[2]}, hi[3] = {(int)h[0], (int)h[1], (int)h[2]};
+    return !(((const wk__vchunk *)ctx)->groups & gmask(li, hi));
+}
+
+/* The box of the empty group g (see grow_box). */
+static uint64_t gbox_grow(const wk__vchunk *c, int g) {
+    const int64_t gc[3] = {g & 3, (g >> 2) & 3, g >> 4}, n[3] = {4, 4, 4};
+    int lo[3], hi[3];
+    grow_box(gc, n, 3, groups_empty, c, lo, hi);
     return box_encode(lo, hi, 1);
 }
+
+/* A box that contains a cell newly nonempty at offset d (per axis) from
+ * its own cell is cut on the axis on which d is largest, the first such
+ * axis on equal distances (WK__CUT_AXIS); WK__CUT_D is d on axis b. */
+#define WK__ABS(v) ((v) < 0 ? -(v) : (v))
+#define WK__CUT_AXIS(d0, d1, d2)                                                            \
+    (WK__ABS(d0) >= WK__ABS(d1) ? (WK__ABS(d0) >= WK__ABS(d2) ? 0 : 2)                    \
+                                : (WK__ABS(d1) >= WK__ABS(d2) ? 1 : 2))
+#define WK__CUT_D(d0, d1, d2, b) ((b) == 0 ? (d0) : (b) == 1 ? (d1) : (d2))
 
 /* Group g became nonempty. In a chunk that had other nonempty groups, every
  * empty group's box that contains g is cut on the axis on which g lies
@@ -166,9 +194,8 @@ static void gboxes_exclude(wk__vchunk *c, int g, int first) {
                        d[1] >= -WK__GF(WK__VGBOX_LO(1)) && d[1] <= WK__GF(WK__VGBOX_HI(1)) &&
                        d[2] >= -WK__GF(WK__VGBOX_LO(2)) && d[2] <= WK__GF(WK__VGBOX_HI(2));
         if (!in) continue;
-        const int a0 = d[0] < 0 ? -d[0] : d[0], a1 = d[1] < 0 ? -d[1] : d[1], a2 = d[2] < 0 ? -d[2] : d[2];
-        const int b = a0 >= a1 ? (a0 >= a2 ? 0 : 2) : (a1 >= a2 ? 1 : 2);
-        const int db = b == 0 ? d[0] : b == 1 ? d[1] : d[2], ab = db < 0 ? -db : db;
+        const int b = WK__CUT_AXIS(d[0], d[1], d[2]);
+        const int db = WK__CUT_D(d[0], d[1], d[2], b), ab = WK__ABS(db);
         const int at = db > 0 ? WK__VGBOX_HI(0) + WK__VBOX_STRIDE * b : WK__VGBOX_LO(0) + WK__VBOX_STRIDE * b;
         const uint64_t drop = (uint64_t)(WK__GF(at) - (ab - 1)); /* >= 1: the extent was >= |d| */
 #undef WK__GF
@@ -238,9 +265,10 @@ static uint64_t dir_at(const world *w, const int64_t r[3]) {
     return ((uint64_t)r[2] * w->dn[1] + (uint64_t)r[1]) * w->dn[0] + (uint64_t)r[0];
 }
 
-/* Whether every entry of the box l..h (inclusive, inside the directory)
- * is empty. */
-static int dir_box_empty(const world *w, const int64_t l[3], const int64_t h[3]) {
+/* Whether every entry of the box l..h (inclusive, inside the directory
+ * ctx) is empty. */
+static int dir_box_empty(const void *ctx, const int64_t l[3], const int64_t h[3]) {
+    const world *w = ctx;
     const uint64_t sy = w->dn[0], sz = w->dn[0] * w->dn[1];
     for (int64_t z = l[2]; z <= h[2]; z++)
         for (int64_t y = l[1]; y <= h[1]; y++) {
@@ -252,29 +280,11 @@ static int dir_box_empty(const world *w, const int64_t l[3], const int64_t h[3])
     return 1;
 }
 
-/* The box of the empty entry r, grown a slab at a time (faces -x, +x, -y,
- * +y, -z, +z in turn) while the slab is inside the directory and empty. */
+/* The box of the empty entry r (see grow_box). */
 static uintptr_t box_grow(const world *w, const int64_t r[3]) {
-    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int grown = 1; grown;) {
-        grown = 0;
-        for (int f = 0; f < 6; f++) {
-            int a = f >> 1, *e = (f & 1) ? &hi[a] : &lo[a];
-            if (*e >= WK__VBOX_MAX) continue;
-            int64_t s = (f & 1) ? r[a] + hi[a] + 1 : r[a] - lo[a] - 1;
-            if (s < 0 || s >= (int64_t)w->dn[a]) continue;
-            int64_t l[3], h[3];
-            for (int b = 0; b < 3; b++) {
-                l[b] = r[b] - lo[b];
-                h[b] = r[b] + hi[b];
-            }
-            l[a] = h[a] = s;
-            if (dir_box_empty(w, l, h)) {
-                (*e)++;
-                grown = 1;
-            }
-        }
-    }
+    const int64_t n[3] = {(int64_t)w->dn[0], (int64_t)w->dn[1], (int64_t)w->dn[2]};
+    int lo[3], hi[3];
+    grow_box(r, n, WK__VBOX_MAX, dir_box_empty, w, lo, hi);
     return (uintptr_t)box_encode(lo, hi, 0);
 }
 
@@ -293,13 +303,8 @@ typedef struct box_cut {
     uint8_t at, s_at, keep;
 } box_cut;
 
-#define WK__ABS(v) ((v) < 0 ? -(v) : (v))
 #define WK__NEED1(d, a) ((d) == -1 ? 1ull << WK__VBOX_LO(a) : (d) == 1 ? 1ull << WK__VBOX_HI(a) : 0)
 #define WK__NEED2(d, a) ((d) == -2 ? 1ull << WK__VBOX_LO(a) : (d) == 2 ? 1ull << WK__VBOX_HI(a) : 0)
-#define WK__CUT_AXIS(d0, d1, d2)                                                            \
-    (WK__ABS(d0) >= WK__ABS(d1) ? (WK__ABS(d0) >= WK__ABS(d2) ? 0 : 2)                    \
-                                : (WK__ABS(d1) >= WK__ABS(d2) ? 1 : 2))
-#define WK__CUT_D(d0, d1, d2, b) ((b) == 0 ? (d0) : (b) == 1 ? (d1) : (d2))
 #define WK__CUT_AT(d0, d1, d2, b) \
     ((WK__CUT_D(d0, d1, d2, b) > 0 ? WK__VBOX_HI(0) : WK__VBOX_LO(0)) + WK__VBOX_STRIDE * (b))
 #define WK__CUT(d0, d1, d2)                                                                                   \
