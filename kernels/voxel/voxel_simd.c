@@ -646,10 +646,8 @@ static inline __attribute__((always_inline)) __mmask8 step_exit(lanes *p, step_s
         for (int a = 0; a < 3; a++) {
             /* lo unit and s unit of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a) of a chunk's,
              * 2 lower of a group's: see WK__VGBOX_LO), 0 elsewhere */
-            __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_LO(a) - 6),
-                                                  KQ(F0));
-            __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_S(a) - 6),
-                                                 KQ(1F0));
+            __m512i lo64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_LO(a) - 6), KQ(F0));
+            __m512i s64 = _mm512_maskz_and_epi64(isbox, _mm512_srli_epi64(bw, WK__VBOX_S(a) - 6), KQ(1F0));
             base[a] = _mm512_sub_epi64(_mm512_andnot_si512(clr, q[a]), lo64);
             /* N, or (s + 1) unit in a box */
             Na[a] = _mm512_add_epi64(_mm512_mask_mov_epi64(N, isbox, unit), s64);
