@@ -112,6 +112,14 @@ static int every_isa_as_dense(const wk_voxel_world *w, const dense_world *dw, ra
     return fails;
 }
 
+/* every_isa_as_dense (with tmax) for round `round` of the edit sequence `what`. */
+static int round_as_dense(const wk_voxel_world *w, const dense_world *dw, ray_set *r, const char *what, int round,
+                          int fails_before) {
+    char label[96];
+    snprintf(label, sizeof label, "%s round %d", what, round);
+    return every_isa_as_dense(w, dw, r, 1, label, fails_before);
+}
+
 static wk_voxel_world *new_world(void) {
     wk_voxel_world *w = NULL;
     if (wk_voxel_world_create(&w, NULL) != WK_OK || !w) {
@@ -634,9 +642,7 @@ static int sparse_edits(uint64_t seed, int32_t x0, int32_t y0, int32_t z0, int32
         random_rays(&rs, &dw, &rng);
         /* most rays aimed at an edited block (or where one was) from across the box */
         aim_at_placed(&rs, &rng, &placed, 1);
-        char label[96];
-        snprintf(label, sizeof label, "%s round %d", what, round);
-        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+        fails += round_as_dense(w, &dw, &rs, what, round, fails);
     }
     rays_free(&rs);
     dense_free(&dw);
@@ -687,9 +693,7 @@ int wk_check_voxel_empty_boxes(void) {
         }
         random_rays(&rs, &dw, &rng);
         aim_at_placed(&rs, &rng, &placed, 0);
-        char label[96];
-        snprintf(label, sizeof label, "no directory round %d", round);
-        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+        fails += round_as_dense(w, &dw, &rs, "no directory", round, fails);
     }
     /* the directory would take 2004 x 16 x 16 entries of 16 bytes: none was kept */
     wk_voxel_stats st;
@@ -780,9 +784,7 @@ int wk_check_voxel_group_boxes(void) {
                 rs.d[a][i] = (float)(fresh[3 + a] + wk_rng_unit(&rng) - rs.o[a][i]);
                 rs.tmax[i] = INFINITY;
             }
-        char label[96];
-        snprintf(label, sizeof label, "group boxes round %d", round);
-        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+        fails += round_as_dense(w, &dw, &rs, "group boxes", round, fails);
     }
     rays_free(&rs);
     dense_free(&dw);
@@ -861,9 +863,7 @@ int wk_check_voxel_bulk_edit_boxes(void) {
         }
         random_rays(&rs, &dw, &rng);
         aim_at_placed(&rs, &rng, &placed, 0);
-        char label[96];
-        snprintf(label, sizeof label, "bulk edit boxes round %d", round);
-        fails += every_isa_as_dense(w, &dw, &rs, 1, label, fails);
+        fails += round_as_dense(w, &dw, &rs, "bulk edit boxes", round, fails);
     }
     EXPECT(v && top, "out of memory");
     rays_free(&rs);
