@@ -688,6 +688,11 @@ typedef struct byte_box {
     size_t stride, slice_stride;
 } byte_box;
 
+/* Bytes b0..b3 (each 0 or 1; b0 the lowest) as the nibble b0 + 2 b1 + 4 b2 +
+ * 8 b3: the product puts each b_i at bit 24 + i, and no two of its
+ * sixteen partial products share a bit, so nothing carries. */
+static inline uint32_t bytes_to_nibble(uint32_t bytes) { return (bytes * 0x01020408u) >> 24 & 15u; }
+
 static uint64_t byte_box_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
     const byte_box *s = src;
     uint64_t bits = 0;
@@ -696,9 +701,21 @@ static uint64_t byte_box_solid(const void *src, const int64_t g0[3], const int l
             /* the part's first byte of the row (the group may start before the box) */
             const uint8_t *row = s->v + (size_t)(g0[2] + z - s->z0) * s->slice_stride +
                                  (size_t)(g0[1] + y - s->y0) * s->stride + (size_t)(g0[0] + l[0] - s->x0);
-            for (int x = l[0]; x <= h[0]; x++) bits |= (uint64_t)row[x - l[0]] << (x + 4 * y + 16 * z);
+            uint32_t bytes = 0; /* the part's bytes (0 or 1 each), little end first */
+            if (h[0] - l[0] == 3)
+                memcpy(&bytes, row, 4);
+            else
+                for (int x = l[0]; x <= h[0]; x++) bytes |= (uint32_t)row[x - l[0]] << 8 * (x - l[0]);
+            bits |= (uint64_t)bytes_to_nibble(bytes) << (l[0] + 4 * y + 16 * z);
         }
     return bits;
+}
+
+/* The OR of n bytes (a loop compilers vectorize, unlike a search). */
+static uint8_t bytes_or(const uint8_t *b, size_t n) {
+    uint8_t any = 0;
+    for (size_t i = 0; i < n; i++) any |= b[i];
+    return any;
 }
 
 wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0, uint32_t nx, uint32_t ny,
@@ -723,25 +740,24 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t j = 0; j < ny; j++) {
             const uint8_t *row = v + k * slice_stride + j * stride;
-            for (uint32_t i = 0; i < nx; i++)
-                if (row[i] > 1)
-                    return wk__fail(WK_ERR_INVALID_ARG, "v at (%u, %u, %u) must be 0 or 1, got %u", i, j, k,
-                                    (unsigned)row[i]);
+            if (bytes_or(row, nx) <= 1) continue;
+            uint32_t i = 0;
+            while (row[i] <= 1) i++;
+            return wk__fail(WK_ERR_INVALID_ARG, "v at (%u, %u, %u) must be 0 or 1, got %u", i, j, k, (unsigned)row[i]);
         }
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t j = 0; j < ny; j++) {
             const uint8_t *row = v + k * slice_stride + j * stride;
             int32_t y = (int32_t)((int64_t)y0 + j), z = (int32_t)((int64_t)z0 + k);
-            for (uint32_t i = 0; i < nx; i++) {
-                if (!row[i]) continue;
+            for (uint32_t i = 0, span; i < nx; i += span) { /* a chunk's part of the row at a time */
                 int32_t x = (int32_t)((int64_t)x0 + i);
+                span = 16 - (uint32_t)(x & 15);
+                if (span > nx - i) span = nx - i;
+                if (!bytes_or(row + i, span)) continue;
                 place p = place_of(x, y, z);
                 int nomem = 0;
                 get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
                 if (nomem) return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
-                /* skip the rest of this chunk's row */
-                uint32_t skip = (uint32_t)(15 - (x & 15));
-                i += skip < nx - 1 - i ? skip : nx - 1 - i;
             }
         }
     const byte_box src = {v, x0, y0, z0, stride, slice_stride};
