@@ -777,20 +777,40 @@ wk_status wk_voxel_world_stats(const wk_voxel_world *w, wk_voxel_stats *stats) {
     return WK_OK;
 }
 
-/* set_terrain's blocks: solid below the height top[(z - z0) nx + (x - x0)]. */
-typedef struct height_map {
-    const float *top;
+/* set_terrain's blocks: in column (x, z), the blocks y0 .. y0 + run - 1 with
+ * run = runs[(z - z0) nx + (x - x0)] (solid_run below). */
+typedef struct height_runs {
+    const uint32_t *runs;
     size_t nx;
-    int64_t x0, z0;
-} height_map;
+    int64_t x0, y0, z0;
+} height_runs;
 
-static uint64_t height_map_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
-    const height_map *s = src;
+/* How many blocks y0, y0 + 1, ... of a column of ny are solid under the
+ * height top: block y is solid iff (float)y < top, and since (float)y never
+ * decreases as y grows, the solid blocks are a run from y0 up; a binary
+ * search on the same test finds its end. */
+static uint32_t solid_run(float top, int64_t y0, uint32_t ny) {
+    uint32_t lo = 0, hi = ny;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if ((float)(y0 + mid) < top)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint64_t height_runs_solid(const void *src, const int64_t g0[3], const int l[3], const int h[3]) {
+    const height_runs *s = src;
     uint64_t bits = 0;
     for (int z = l[2]; z <= h[2]; z++)
         for (int x = l[0]; x <= h[0]; x++) {
-            const float top = s->top[(size_t)(g0[2] + z - s->z0) * s->nx + (size_t)(g0[0] + x - s->x0)];
-            for (int y = l[1]; y <= h[1]; y++) bits |= (uint64_t)((float)(g0[1] + y) < top) << (x + 4 * y + 16 * z);
+            const int64_t end = s->y0 + s->runs[(size_t)(g0[2] + z - s->z0) * s->nx + (size_t)(g0[0] + x - s->x0)];
+            const int64_t last = end - 1 - g0[1] < h[1] ? end - 1 - g0[1] : h[1]; /* the column's last solid y */
+            if (last < l[1]) continue;
+            const int cl[3] = {x, l[1], z}, ch[3] = {x, (int)last, z};
+            bits |= gmask(cl, ch);
         }
     return bits;
 }
@@ -809,9 +829,10 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
                         z0, nx, ny, nz);
     if ((uint64_t)nx * nz > SIZE_MAX / sizeof(float))
         return wk__fail(WK_ERR_OVERFLOW, "%u x %u heights overflow size_t bytes", nx, nz);
-    size_t cells = (size_t)nx * nz, bytes = cells * sizeof(float);
-    float *h = w_alloc(w, bytes);
+    size_t cells = (size_t)nx * nz, bytes = cells * (sizeof(float) + sizeof(uint32_t));
+    float *h = w_alloc(w, bytes); /* the heights, then each column's solid run */
     if (!h) return wk__fail(WK_ERR_NO_MEMORY, "allocating %zu bytes of heights failed", bytes);
+    uint32_t *runs = (uint32_t *)(void *)(h + cells);
     wk_grid2 g = {x0, z0, nx, nz, 1.0, nx, {0, 0}};
     wk_status s = wk_noise_fbm2_grid(f, &g, h, exec);
     if (s != WK_OK) {
@@ -819,15 +840,14 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
         return s; /* the detail is the noise function's */
     }
     wk__detail_reset(__func__);
-    for (size_t i = 0; i < cells; i++) h[i] = base + amplitude * h[i];
+    for (size_t i = 0; i < cells; i++) runs[i] = solid_run(base + amplitude * h[i], y0, ny);
     /* Make every chunk a solid block needs first: then nothing can fail. */
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t i = 0; i < nx; i++) {
-            float top = h[(size_t)k * nx + i];
-            int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
-            for (uint32_t j = 0; j < ny; j += 16) {
-                int32_t y = (int32_t)((int64_t)y0 + j);
-                if (!((float)y < top)) break;
+            const uint32_t run = runs[(size_t)k * nx + i];
+            const int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
+            for (int64_t cy = wk__vshr(y0, 4); run && cy <= wk__vshr((int64_t)y0 + run - 1, 4); cy++) {
+                const int32_t y = (int32_t)(cy * 16 > y0 ? cy * 16 : y0); /* the chunk's first block here */
                 place p = place_of(x, y, z);
                 int nomem = 0;
                 get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
@@ -835,12 +855,11 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
                     w_free(w, h, bytes);
                     return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
                 }
-                j -= (uint32_t)(y & 15); /* next chunk row */
             }
         }
-    const height_map src = {h, nx, x0, z0};
+    const height_runs src = {runs, nx, x0, y0, z0};
     const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
-    set_blocks(w, lo, hi, height_map_solid, &src);
+    set_blocks(w, lo, hi, height_runs_solid, &src);
     w_free(w, h, bytes);
     return WK_OK;
 }

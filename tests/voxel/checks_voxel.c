@@ -1234,6 +1234,21 @@ int wk_check_voxel_set_terrain(void) {
            "stats after set_terrain: %llu solid, %llu bricks; the blocks: %llu, %llu",
            (unsigned long long)st.solid_blocks, (unsigned long long)st.bricks, (unsigned long long)solid,
            (unsigned long long)bricks);
+    /* heights past 2^24, where (float)y rounds: the same test decides */
+    const int32_t y_big = (1 << 24) - 24;
+    EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 6, 6, y_big, 48, 16777216.0f, 40.0f, NULL) == WK_OK,
+           "set_terrain past 2^24: %s", wk_last_error_detail());
+    wk_grid2 g_big = {0, 0, 6, 6, 1.0, 6, {0, 0}};
+    EXPECT(wk_noise_fbm2_grid(&f, &g_big, h, NULL) == WK_OK, "fbm");
+    for (int32_t z = 0; z < 6; z++)
+        for (int32_t x = 0; x < 6; x++)
+            for (int32_t y = y_big; y < y_big + 48; y++) {
+                const float top = 16777216.0f + 40.0f * h[z * 6 + x];
+                uint64_t m = 1;
+                wk_voxel_get_block(w, x, y, z, &m);
+                EXPECT(m == ((float)y < top ? WK_VOXEL_FULL : 0), "block (%d, %d, %d) past 2^24: %llx, height %.1f",
+                       x, y, z, (unsigned long long)m, top);
+            }
     f.octaves = 0;
     EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_INVALID_ARG, "bad fbm");
     f.octaves = 3;
