@@ -450,18 +450,19 @@ static void update_pair(world *w, int64_t cx, int64_t cy, int64_t cz, int nonemp
             }
 }
 
-static void note_bounds(world *w, const wk__vchunk *c) {
-    int32_t cc[3] = {c->cx, c->cy, c->cz};
+/* Grows the bounds (the chunks ever nonempty) to hold chunks lo..hi, and
+ * the directory with them (one rebuild at most). */
+static void note_range(world *w, const int32_t lo[3], const int32_t hi[3]) {
     if (!w->has_bounds) {
-        for (int a = 0; a < 3; a++) w->lo[a] = w->hi[a] = cc[a];
+        for (int a = 0; a < 3; a++) w->lo[a] = lo[a], w->hi[a] = hi[a];
         w->has_bounds = 1;
         rebuild_dir(w);
         return;
     }
     int grew = 0;
     for (int a = 0; a < 3; a++) {
-        if (cc[a] < w->lo[a]) w->lo[a] = cc[a], grew = 1;
-        if (cc[a] > w->hi[a]) w->hi[a] = cc[a], grew = 1;
+        if (lo[a] < w->lo[a]) w->lo[a] = lo[a], grew = 1;
+        if (hi[a] > w->hi[a]) w->hi[a] = hi[a], grew = 1;
     }
     if (!grew) return;
     /* keep the directory containing the bounds, or go without one */
@@ -469,6 +470,11 @@ static void note_bounds(world *w, const wk__vchunk *c) {
     for (int a = 0; a < 3 && inside; a++)
         inside = w->lo[a] >= w->dlo[a] && (uint64_t)((int64_t)w->hi[a] - w->dlo[a]) < w->dn[a];
     if (!inside) rebuild_dir(w);
+}
+
+static void note_bounds(world *w, const wk__vchunk *c) {
+    const int32_t cc[3] = {c->cx, c->cy, c->cz};
+    note_range(w, cc, cc);
 }
 
 typedef struct place {
@@ -669,10 +675,35 @@ static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const
     gboxes_grow(c);
 }
 
-/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. Every
- * chunk holding a solid block of the box exists (made by the caller); an
- * absent chunk has nothing to clear. */
-static void set_blocks(world *w, const int64_t lo[3], const int64_t hi[3], bulk_source solid, const void *src) {
+/* Every chunk holding a solid block of the box exists (made by the caller,
+ * with make_chunk into `made`); an absent chunk has nothing to clear. */
+/* The chunks that will hold a bulk edit's solid blocks: lo..hi, empty while
+ * lo[0] > hi[0]. */
+typedef struct chunk_range {
+    int32_t lo[3], hi[3];
+} chunk_range;
+#define CHUNK_RANGE_EMPTY {{INT32_MAX, INT32_MAX, INT32_MAX}, {INT32_MIN, INT32_MIN, INT32_MIN}}
+
+/* Makes the chunk of block (x, y, z), about to get a solid block, and adds
+ * it to r. Returns 0 when out of memory. */
+static int make_chunk(world *w, int32_t x, int32_t y, int32_t z, chunk_range *r) {
+    const place p = place_of(x, y, z);
+    int nomem = 0;
+    get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
+    const int32_t cc[3] = {p.cx, p.cy, p.cz};
+    for (int a = 0; a < 3; a++) {
+        if (cc[a] < r->lo[a]) r->lo[a] = cc[a];
+        if (cc[a] > r->hi[a]) r->hi[a] = cc[a];
+    }
+    return !nomem;
+}
+
+/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. The
+ * bounds and the directory grow once, to the range made (each chunk would
+ * grow them in turn, rebuilding the directory each time they outgrow it). */
+static void set_blocks(world *w, const int64_t lo[3], const int64_t hi[3], const chunk_range *made,
+                       bulk_source solid, const void *src) {
+    if (made->lo[0] <= made->hi[0]) note_range(w, made->lo, made->hi);
     for (int64_t cz = wk__vshr(lo[2], 4); cz <= wk__vshr(hi[2], 4); cz++)
         for (int64_t cy = wk__vshr(lo[1], 4); cy <= wk__vshr(hi[1], 4); cy++)
             for (int64_t cx = wk__vshr(lo[0], 4); cx <= wk__vshr(hi[0], 4); cx++) {
@@ -745,6 +776,7 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
             while (row[i] <= 1) i++;
             return wk__fail(WK_ERR_INVALID_ARG, "v at (%u, %u, %u) must be 0 or 1, got %u", i, j, k, (unsigned)row[i]);
         }
+    chunk_range made = CHUNK_RANGE_EMPTY;
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t j = 0; j < ny; j++) {
             const uint8_t *row = v + k * slice_stride + j * stride;
@@ -753,16 +785,13 @@ wk_status wk_voxel_set_box(wk_voxel_world *w, int32_t x0, int32_t y0, int32_t z0
                 int32_t x = (int32_t)((int64_t)x0 + i);
                 span = 16 - (uint32_t)(x & 15);
                 if (span > nx - i) span = nx - i;
-                if (!bytes_or(row + i, span)) continue;
-                place p = place_of(x, y, z);
-                int nomem = 0;
-                get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
-                if (nomem) return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
+                if (bytes_or(row + i, span) && !make_chunk(w, x, y, z, &made))
+                    return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
             }
         }
     const byte_box src = {v, x0, y0, z0, stride, slice_stride};
     const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
-    set_blocks(w, lo, hi, byte_box_solid, &src);
+    set_blocks(w, lo, hi, &made, byte_box_solid, &src);
     return WK_OK;
 }
 
@@ -842,16 +871,14 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
     wk__detail_reset(__func__);
     for (size_t i = 0; i < cells; i++) runs[i] = solid_run(base + amplitude * h[i], y0, ny);
     /* Make every chunk a solid block needs first: then nothing can fail. */
+    chunk_range made = CHUNK_RANGE_EMPTY;
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t i = 0; i < nx; i++) {
             const uint32_t run = runs[(size_t)k * nx + i];
             const int32_t x = (int32_t)((int64_t)x0 + i), z = (int32_t)((int64_t)z0 + k);
             for (int64_t cy = wk__vshr(y0, 4); run && cy <= wk__vshr((int64_t)y0 + run - 1, 4); cy++) {
                 const int32_t y = (int32_t)(cy * 16 > y0 ? cy * 16 : y0); /* the chunk's first block here */
-                place p = place_of(x, y, z);
-                int nomem = 0;
-                get_chunk(w, p.cx, p.cy, p.cz, 1, &nomem);
-                if (nomem) {
+                if (!make_chunk(w, x, y, z, &made)) {
                     w_free(w, h, bytes);
                     return wk__fail(WK_ERR_NO_MEMORY, "allocating a chunk for block (%d, %d, %d) failed", x, y, z);
                 }
@@ -859,7 +886,7 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
         }
     const height_runs src = {runs, nx, x0, y0, z0};
     const int64_t lo[3] = {x0, y0, z0}, hi[3] = {(int64_t)x0 + nx - 1, (int64_t)y0 + ny - 1, (int64_t)z0 + nz - 1};
-    set_blocks(w, lo, hi, height_runs_solid, &src);
+    set_blocks(w, lo, hi, &made, height_runs_solid, &src);
     w_free(w, h, bytes);
     return WK_OK;
 }
