@@ -19,12 +19,13 @@
  *
  * NEON: the AVX2 walk in packets of 4 rays whose two halves (one
  * float64x2_t per quantity) step in turn, finished lanes refilled by the
- * reference's wk__voxel_begin (see its section). Counted under
- * qemu-aarch64 (instructions per ray, gcc 12 -O2, one thread, setup
- * included), on the benchmark's scene (bench/voxel_scene.c, 256^2 of its
- * camera rays and 65536 of its random rays): 2129 against the scalar
- * reference's 2678 per camera ray (-20%), 1387 against 1645 per random ray
- * (-16%). No timing on ARM hardware yet. */
+ * reference's wk__voxel_begin, leaving empty chunks and empty pairs of
+ * groups through their empty boxes as AVX-512 does (see its section).
+ * Counted under qemu-aarch64 (instructions per ray, gcc 12 -O2, one
+ * thread, setup included), on the benchmark's scene (bench/voxel_scene.c,
+ * 256^2 of its camera rays and 65536 of its random rays): 1923 against the
+ * scalar reference's 2678 per camera ray (-28%), 1292 against 1645 per
+ * random ray (-21%). Not timed on ARM hardware. */
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
@@ -1458,15 +1459,16 @@ static __attribute__((noinline)) void lookup_table(lanes *p, int hf, unsigned cb
     for (unsigned m = cb; m; m &= m - 1) {
         int l = hf + __builtin_ctz(m);
         const wk__vchunk *c = wk__vfind(w, (int32_t)(p->q[0][l] >> 6), (int32_t)(p->q[1][l] >> 6), (int32_t)(p->q[2][l] >> 6));
-        p->chunk[l] = (uint64_t)(uintptr_t)c;
+        /* as a directory word: an empty chunk's is 0 (no address; box code 0, the chunk alone) */
         p->groups[l] = c ? c->groups : 0;
+        p->chunk[l] = p->groups[l] ? (uint64_t)(uintptr_t)c : 0;
     }
 }
 
 /* The step's constants, in one object (one base address for all). */
 static const struct nconst {
     int64_t one[2], three[2], twelve[2], f48[2], occoff[2], pair[2], sel2a[2], n64[2], n32[2], n16[2], n8[2], n4[2],
-        hi58[2], zaddr[2];
+        hi58[2], zaddr[2], f0[2], f1f0[2], shlo[3][2], shs[3][2];
     double onev[2], inf[2], margin[2];
 } NK = {{1, 1},
         {3, 3},
@@ -1483,6 +1485,10 @@ static const struct nconst {
         {4, 4},
         {~(int64_t)63, ~(int64_t)63},
         {0, 0},
+        {0xF0, 0xF0},
+        {0x1F0, 0x1F0},
+        {{6 - WK__VBOX_LO(0), 6 - WK__VBOX_LO(0)}, {6 - WK__VBOX_LO(1), 6 - WK__VBOX_LO(1)}, {6 - WK__VBOX_LO(2), 6 - WK__VBOX_LO(2)}},
+        {{6 - WK__VBOX_S(0), 6 - WK__VBOX_S(0)}, {6 - WK__VBOX_S(1), 6 - WK__VBOX_S(1)}, {6 - WK__VBOX_S(2), 6 - WK__VBOX_S(2)}},
         {1.0, 1.0},
         {INFINITY, INFINITY},
         {WK__VOXEL_REL_MARGIN, WK__VOXEL_REL_MARGIN}};
@@ -1552,14 +1558,18 @@ N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const n
     vi g = ori(ori(andi(SHRI(q[0], 4), three), andi(SHRI(q[1], 2), twelve)), andi(q[2], f48));
     vi bb = ori(ori(andi(SHRI(q[0], 2), three), andi(q[1], twelve)), andi(SHLI(q[2], 2), f48));
     /* group g's occupancy at chunk + offsetof(grp) + 16 g; a lane without one reads a zero word */
-    vi addr = seli(hasg, addi(addi(chunk, KI(occoff)), SHLI(g, 4)), vdupq_n_s64((int64_t)(uintptr_t)K->zaddr));
+    const vi pair = KI(pair), sel2a = KI(sel2a);
+    /* the group's aligned pair of groups holds a nonempty group (else the group is
+     * empty, and its record's second word holds its empty box of groups, see
+     * wk__vgroup: loaded instead of occ, as AVX-512) */
+    vm gnear = tsti(groups, shlv(pair, andi(g, sel2a)));
+    vi addr = addi(addi(chunk, KI(occoff)), addi(SHLI(g, 4), bici(KI(n8), mi(gnear))));
+    addr = seli(hasg, addr, vdupq_n_s64((int64_t)(uintptr_t)K->zaddr));
     uint64x2_t occu = vld1q_dup_u64((const uint64_t *)(uintptr_t)vgetq_lane_s64(addr, 0));
     occu = vld1q_lane_u64((const uint64_t *)(uintptr_t)vgetq_lane_s64(addr, 1), occu, 1);
-    const vi occ = vreinterpretq_s64_u64(occu);
-    vm hasocc = tsti(occ, occ); /* 0 where the lane has no chunk */
-    vm occbit = tsti(occ, shlv(one, bb));
-    const vi pair = KI(pair), sel2a = KI(sel2a);
-    vm gnear = tsti(groups, shlv(pair, andi(g, sel2a)));
+    const vi occ = vreinterpretq_s64_u64(occu); /* within gnear: the occupancy; elsewhere in hasg a box */
+    vm hasocc = andm(gnear, tsti(occ, occ)); /* 0 where the lane has no chunk */
+    vm occbit = andm(gnear, tsti(occ, shlv(one, bb)));
     vm bnear = tsti(occ, shlv(pair, andi(bb, sel2a)));
     /* an empty chunk in an empty aligned pair of chunks: 128 (a nonempty chunk never has the bit) */
     vi N = shlv(KI(n64), andi(chunk, one));
@@ -1613,17 +1623,40 @@ N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const n
     /* Part 3: leaving the node (as AVX2; z[a]: the lanes with d_a = 0, no step on axis a). */
     if (anym(live)) {
         const vd onev = KD(onev);
-        const vi Nm1 = subi(N, one);
+        /* The node: the aligned cube of N cells around q, or in an empty or absent
+         * chunk the directory word's empty box of chunks (see WK__VBOX_MAX), or in a
+         * group of an empty aligned pair of groups the group's empty box of groups
+         * (none where its word is 0): per axis, units c - lo to c - lo + s, from cell
+         * base = (c - lo) unit, Na = (s + 1) unit cells (unit 64 or 16), as AVX-512.
+         * Every cell of any of them is empty: leaving it in one jump is the
+         * reference's walk (voxel_trace.c's argument holds for any empty box). */
+        const vm gbox = bicm(andm(hasg, tsti(occ, occ)), gnear);
+        const vm isbox = orm(bicm(live, hasg), gbox);
+        vi clr = subi(N, one), Nb = N; /* the low bits cleared from q; the cells of a box's unit */
+        vi lo64[3] = {vdupq_n_s64(0), vdupq_n_s64(0), vdupq_n_s64(0)}, s64[3] = {lo64[0], lo64[0], lo64[0]};
+        if (anym(isbox)) {
+            const vi bw = seli(gbox, occ, chunk); /* the box's word */
+            const vi unit = seli(gbox, KI(n16), KI(n64));
+            clr = seli(isbox, subi(unit, one), clr);
+            Nb = seli(isbox, unit, N);
+            for (int a = 0; a < 3; a++) {
+                /* lo unit and s unit of a box (bits WK__VBOX_LO(a) and WK__VBOX_S(a) of a chunk's
+                 * word, 2 lower in a group's: see WK__VGBOX_LO), 0 elsewhere */
+                lo64[a] = andi(andi(shlv(bw, ldi(K->shlo[a])), KI(f0)), mi(isbox));
+                s64[a] = andi(andi(shlv(bw, ldi(K->shs[a])), KI(f1f0)), mi(isbox));
+            }
+        }
         vd o[3], d[3], num[3], est[3];
-        vi base[3], P[3];
+        vi base[3], P[3], Na[3];
         vm pos[3], z[3], is[3];
         for (int a = 0; a < 3; a++) {
             o[a] = ldd(p->o4[a] + hf); /* scaled by 4 (exact): num, d and the position too */
             d[a] = ldd(p->d4[a] + hf);
             pos[a] = vcgtzq_f64(d[a]);
             z[a] = vceqzq_f64(d[a]);
-            base[a] = bici(q[a], Nm1);
-            P[a] = addi(base[a], andi(N, mi(pos[a])));
+            base[a] = subi(bici(q[a], clr), lo64[a]);
+            Na[a] = addi(Nb, s64[a]);
+            P[a] = addi(base[a], andi(Na[a], mi(pos[a])));
             num[a] = subd(i2d(P[a]), o[a]);
             est[a] = muld(num[a], ldd(p->inv4[a] + hf));
         }
@@ -1693,7 +1726,7 @@ N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const n
                 vm m = bicm(bicm(big, z[b]), is[b]);
                 vd x4 = addd(o[b], muld(es, d[b])); /* (o + s d) 4, exactly */
                 vi c = floori(x4); /* exact where inside the node (|x4| < 2^63) */
-                vm inr = eqi(bici(c, Nm1), base[b]);
+                vm inr = vcltq_u64(vreinterpretq_u64_s64(subi(c, base[b])), vreinterpretq_u64_s64(Na[b]));
                 vd frac = subd(x4, i2d(c));
                 vm ok = andm(andm(inr, m), andm(gtd(frac, eps), ltd(frac, eps1)));
                 q[b] = seli(ok, c, q[b]);
@@ -1706,14 +1739,14 @@ N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const n
                 vd dsel = seld(is[2], d[2], seld(is[1], d[1], d[0]));
                 es = seld(need, divd(nsel, seld(need, dsel, onev)), es);
                 double tes[2];
-                int64_t tea[2], tN[2], tbase[2], tq[2], tnq[2];
+                int64_t tea[2], tN[2], tbase[2], tq[2], tnq[2]; /* tN: Na of the axis */
                 std2(tes, es);
                 sti(tea, ea);
-                sti(tN, N);
                 for (int b = 0; b < 3; b++) {
                     unsigned fb = bitsm(fix[b]);
                     if (!fb) continue;
                     sti(tbase, base[b]);
+                    sti(tN, Na[b]);
                     sti(tq, qold[b]);
                     sti(tnq, q[b]);
                     for (unsigned m = fb; m; m &= m - 1) {
