@@ -1330,14 +1330,19 @@ const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx2};
 
 #else /* WK_SIMD_NEON */
 
-/* NEON: the AVX2 walk in packets of 4 rays, each quantity as two 2-lane
- * halves (a, b), lane masks as all-ones lanes. The lanes' state lives in
- * the packet's arrays (a refill writes one lane with scalar stores; a step
- * loads what it needs as vectors and stores the cells, faces and chunk
- * changes back). NEON has no gathers: a lane's chunk (on entering another
- * chunk), its group's occupancy word (one lane load per lane, from a zero
- * word where the lane has no chunk) and, at a nonempty block, the brick and
- * hit are read lane by lane, the hit by the reference's own operations. */
+/* NEON: the AVX2 walk in packets of 4 rays, whose two halves of 2 lanes
+ * (one float64x2_t or int64x2_t per quantity: two halves side by side
+ * would not fit the 32 registers) step in turn; lane masks are all-ones
+ * lanes. The lanes' state lives in the packet's arrays (a refill writes
+ * one lane with scalar stores; a step loads what it needs as vectors and
+ * stores the cells, faces, chunks and chunk changes back). As AVX-512, the
+ * lanes keep 4 o, 4 d and 1/(4 d) (exact scalings: the same estimates,
+ * quotients and positions), a per-ray position margin, and leave an empty
+ * chunk (group of an empty pair of groups) through its empty box. NEON
+ * has no gathers: the directory entries, the groups' occupancy (or box)
+ * words are read with one lane load per lane (from a zero word where a
+ * lane has no chunk), and at a nonempty block the brick and the hit lane
+ * by lane, the hit by the reference's own operations. */
 
 enum { L = 4 };
 
@@ -1452,18 +1457,20 @@ static int refill(lanes *p, int l, const struct wk_voxel_world *w, const wk_rays
     return 0;
 }
 
-/* One step of the packet's walking lanes (as the AVX2 walk's three parts);
- * returns the lanes that finished, their hits or misses written. */
 /* The lanes' chunks by the hash table (a world without a directory). */
 static __attribute__((noinline)) void lookup_table(lanes *p, int hf, unsigned cb, const struct wk_voxel_world *w) {
     for (unsigned m = cb; m; m &= m - 1) {
         int l = hf + __builtin_ctz(m);
-        const wk__vchunk *c = wk__vfind(w, (int32_t)(p->q[0][l] >> 6), (int32_t)(p->q[1][l] >> 6), (int32_t)(p->q[2][l] >> 6));
+        const wk__vchunk *c =
+            wk__vfind(w, (int32_t)(p->q[0][l] >> 6), (int32_t)(p->q[1][l] >> 6), (int32_t)(p->q[2][l] >> 6));
         /* as a directory word: an empty chunk's is 0 (no address; box code 0, the chunk alone) */
         p->groups[l] = c ? c->groups : 0;
         p->chunk[l] = p->groups[l] ? (uint64_t)(uintptr_t)c : 0;
     }
 }
+
+/* A group's record: occ, then its brick word (an empty group's box), 8 bytes on */
+_Static_assert(offsetof(wk__vgroup, brick) == offsetof(wk__vgroup, occ) + 8, "the group box lies 8 bytes past occ");
 
 /* The step's constants, in one object (one base address for all). */
 static const struct nconst {
@@ -1487,24 +1494,29 @@ static const struct nconst {
         {0, 0},
         {0xF0, 0xF0},
         {0x1F0, 0x1F0},
-        {{6 - WK__VBOX_LO(0), 6 - WK__VBOX_LO(0)}, {6 - WK__VBOX_LO(1), 6 - WK__VBOX_LO(1)}, {6 - WK__VBOX_LO(2), 6 - WK__VBOX_LO(2)}},
-        {{6 - WK__VBOX_S(0), 6 - WK__VBOX_S(0)}, {6 - WK__VBOX_S(1), 6 - WK__VBOX_S(1)}, {6 - WK__VBOX_S(2), 6 - WK__VBOX_S(2)}},
+        {{6 - WK__VBOX_LO(0), 6 - WK__VBOX_LO(0)},
+         {6 - WK__VBOX_LO(1), 6 - WK__VBOX_LO(1)},
+         {6 - WK__VBOX_LO(2), 6 - WK__VBOX_LO(2)}},
+        {{6 - WK__VBOX_S(0), 6 - WK__VBOX_S(0)},
+         {6 - WK__VBOX_S(1), 6 - WK__VBOX_S(1)},
+         {6 - WK__VBOX_S(2), 6 - WK__VBOX_S(2)}},
         {1.0, 1.0},
         {INFINITY, INFINITY},
         {WK__VOXEL_REL_MARGIN, WK__VOXEL_REL_MARGIN}};
 #define KI(name) vld1q_s64(K->name)
 #define KD(name) vld1q_f64(K->name)
 
-/* One step of the walking lanes of half hf (lanes hf, hf + 1) of the packet,
- * as the AVX2 walk's three parts; returns the lanes (bits 0, 1) that
- * finished, their hits or misses written. LO, HI: the bounds in cells. */
-/* The walk's per-call values: the bounds in cells, the directory's corner,
- * sizes and address, the directory word's address and empty-pair bits. */
+/* The walk's per-call values: the bounds in cells (LO inclusive, HI
+ * exclusive), the directory's corner (chunks), address and sizes, the mask
+ * of a directory word's address and empty-pair bit. */
 typedef struct nctx {
     vi LO[3], HI[3], DLO[3], dir, cmask;
     uint32x2_t dn0, dn1;
 } nctx;
 
+/* One step of the walking lanes of half hf (lanes hf, hf + 1) of the packet,
+ * as the AVX2 walk's three parts; returns the lanes (bits 0, 1) that
+ * finished, their hits or misses written. */
 N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const nctx *C,
                          const struct wk_voxel_world *w, const wk_hits *h) {
     vm live = ldm(p->act + hf), done = zm();
@@ -1557,12 +1569,12 @@ N_INL unsigned step_neon(lanes *p, const int hf, const struct nconst *K, const n
     /* the group and block indices: 2 bits of q per axis (g: bits 4-5, bb: bits 2-3) */
     vi g = ori(ori(andi(SHRI(q[0], 4), three), andi(SHRI(q[1], 2), twelve)), andi(q[2], f48));
     vi bb = ori(ori(andi(SHRI(q[0], 2), three), andi(q[1], twelve)), andi(SHLI(q[2], 2), f48));
-    /* group g's occupancy at chunk + offsetof(grp) + 16 g; a lane without one reads a zero word */
     const vi pair = KI(pair), sel2a = KI(sel2a);
     /* the group's aligned pair of groups holds a nonempty group (else the group is
      * empty, and its record's second word holds its empty box of groups, see
      * wk__vgroup: loaded instead of occ, as AVX-512) */
     vm gnear = tsti(groups, shlv(pair, andi(g, sel2a)));
+    /* group g's record at chunk + offsetof(grp) + 16 g; a lane without a chunk reads a zero word */
     vi addr = addi(addi(chunk, KI(occoff)), addi(SHLI(g, 4), bici(KI(n8), mi(gnear))));
     addr = seli(hasg, addr, vdupq_n_s64((int64_t)(uintptr_t)K->zaddr));
     uint64x2_t occu = vld1q_dup_u64((const uint64_t *)(uintptr_t)vgetq_lane_s64(addr, 0));
