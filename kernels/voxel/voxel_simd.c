@@ -1328,7 +1328,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
 
 const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx2};
 
-#else /* WK_SIMD_NEON */
+#else
 
 /* NEON: the AVX2 walk in packets of 4 rays, whose two halves of 2 lanes
  * (one float64x2_t or int64x2_t per quantity: two halves side by side
