@@ -21,11 +21,12 @@
  * float64x2_t per quantity) step in turn, finished lanes refilled by the
  * reference's wk__voxel_begin, leaving empty chunks and empty pairs of
  * groups through their empty boxes as AVX-512 does (see its section).
- * Counted under qemu-aarch64 (instructions per ray, gcc 12 -O2, one
- * thread, setup included), on the benchmark's scene (bench/voxel_scene.c,
- * 256^2 of its camera rays and 65536 of its random rays): 1851 against the
- * scalar reference's 2678 per camera ray (-31%), 1246 against 1645 per
- * random ray (-24%). Not timed on ARM hardware. */
+ * Counted under qemu-aarch64 (instructions per ray by a TCG plugin, gcc 12
+ * -O2, one thread, setup included), on the benchmark's scene
+ * (bench/voxel_scene.c, 256^2 of its camera rays and 65536 of its random
+ * rays): 1851 against the scalar reference's 2678 per camera ray (-31%),
+ * 1246 against 1645 per random ray (-24%); clang 14: 2001 against 2928
+ * (-32%), 1333 against 1787 (-25%). Not timed on ARM hardware. */
 #include "core/wk_fp_guard.h"
 
 #include <math.h>
