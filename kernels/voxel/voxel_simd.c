@@ -16,7 +16,7 @@
  * packets interleaved, with AVX-512's lazy exact quotient, per-ray margin,
  * chunk-change detection, one directory word per chunk entered, group-pair
  * test before the occupancy gather, and empty chunk and group boxes; rays
- * are set up one at a time by the reference's wk__voxel_begin.
+ * are set up 4 at a time in vectors (setup4, as setup8) into a small queue.
  *
  * NEON: ABSENT. Its table holds the scalar reference (two double lanes
  * promise little); results are the reference's by construction. */
@@ -877,8 +877,8 @@ const wk__voxel_kernels WK_SIMD_NAME(wk__voxel_kernels) = {raycast_avx512};
  * group-pair bit tested before the occupancy gather, which loads an empty
  * group's box of groups instead where the pair is empty; empty chunk and
  * group boxes left in one jump; the exit plane's exact quotient divided
- * only where it decides. Rays are set up one at a time by the reference's
- * wk__voxel_begin. AVX2 lacks 64-bit arithmetic shifts and int64 <-> double
+ * only where it decides. Rays are set up 4 at a time by setup4 (setup8's
+ * steps; the rare lanes that need an exact fix-up by wk__voxel_begin). AVX2 lacks 64-bit arithmetic shifts and int64 <-> double
  * conversions: the shifts add a bias (cells lie within +-2^36), the
  * conversions use the 2^52 + 2^51 constant (exact for integers below 2^51
  * in magnitude, which every converted value is, where it is used). Lane
@@ -940,46 +940,257 @@ static inline __m256i vnz(__m256i x) { /* x != 0 */
     return _mm256_xor_si256(_mm256_cmpeq_epi64(x, _mm256_setzero_si256()), _mm256_set1_epi64x(-1));
 }
 
-/* Loads the next ray that needs a walk into lane l (misses written out);
- * 0 when the rays are used up. The lane's axis constants are set for the
- * whole packet by lane_consts afterwards. */
-static inline __attribute__((always_inline)) int refill(lanes *p, int l, const struct wk_voxel_world *w,
-                                                        const wk_rays *r, const wk_hits *h, size_t *next,
-                                                        size_t end, double b2) {
-    while (*next < end) {
-        size_t i = (*next)++;
+/* Rays set up for the walk, waiting for a lane: a small queue in structure
+ * of arrays, filled 4 rays at a time by setup4 (when it is empty). o, d,
+ * inv hold the lanes' 4 o, 4 d and 1/(4 d), eps the ray's position margin. */
+enum { QCAP = 8 };
+typedef struct rayq {
+    _Alignas(32) double o4[3][QCAP], d4[3][QCAP], inv4[3][QCAP], len[QCAP], limit[QCAP], eps[QCAP];
+    _Alignas(32) int64_t q[3][QCAP], face[QCAP], idx[QCAP];
+    int head, tail;
+    size_t next, end;
+    double b2; /* 2 B (see the AVX-512 section) */
+} rayq;
+
+/* vpermd indices moving the 64-bit lanes of mask m to the front, in order */
+static const int32_t cperm[16][8] = {
+    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
+    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
+    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
+    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+static const int32_t mask32_table[5][4] = {{0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+
+static inline __m256d cmp_d(__m256d x, __m256i perm) {
+    return _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(x), perm));
+}
+static inline __m256i cmp_i(__m256i x, __m256i perm) { return _mm256_permutevar8x32_epi32(x, perm); }
+
+/* Sets up the next (up to) 4 rays as wk__voxel_begin does, with the same
+ * double operations in the same order (see setup8 in the AVX-512 section):
+ * the start cell, 1/d, |d|, and for an origin outside the bounds the entry
+ * jump. Lanes that would need begin's exact fix-up (and origins beyond
+ * 2^48 cells) are set up by wk__voxel_begin itself. Misses are written at
+ * once; the rest go to the queue, which must be empty. */
+static void setup4(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h) {
+    size_t i0 = rq->next, k = rq->end - i0 < L ? rq->end - i0 : L;
+    rq->next = i0 + k;
+    const unsigned valid = (1u << k) - 1;
+    const __m256d zd = _mm256_setzero_pd(), inf = _mm256_set1_pd(INFINITY), onev = _mm256_set1_pd(1.0),
+                  four = _mm256_set1_pd(4.0), quarter = _mm256_set1_pd(0.25),
+                  margin = _mm256_set1_pd(WK__VOXEL_REL_MARGIN);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m128i m32 = _mm_loadu_si128((const __m128i *)(const void *)mask32_table[k]);
+    const float *src[6] = {r->ox + i0, r->oy + i0, r->oz + i0, r->dx + i0, r->dy + i0, r->dz + i0};
+    __m256d o[3], d[3], inv[3];
+    unsigned nan = 0, slow = 0;
+    for (int a = 0; a < 3; a++) {
+        o[a] = _mm256_cvtps_pd(k == L ? _mm_loadu_ps(src[a]) : _mm_maskload_ps(src[a], m32));
+        d[a] = _mm256_cvtps_pd(k == L ? _mm_loadu_ps(src[3 + a]) : _mm_maskload_ps(src[3 + a], m32));
+        nan |= CMPD(o[a], o[a], _CMP_UNORD_Q) | CMPD(d[a], d[a], _CMP_UNORD_Q);
+    }
+    __m256d limit = inf;
+    if (r->tmax) limit = _mm256_cvtps_pd(k == L ? _mm_loadu_ps(r->tmax + i0) : _mm_maskload_ps(r->tmax + i0, m32));
+    /* no hit: a NaN component, tmax < 0 or NaN, an empty world */
+    unsigned miss = valid & (nan | (~CMPD(limit, zd, _CMP_GE_OQ) & 15u));
+    if (!w->has_bounds) miss = valid;
+    unsigned todo = valid & ~miss;
+    __m256d len = _mm256_sqrt_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(d[0], d[0]), _mm256_mul_pd(d[1], d[1])), _mm256_mul_pd(d[2], d[2])));
+    __m256i q[3], LO[3], HI[3], pos[3], neg[3], below[3], above[3];
+    __m256i outside = _mm256_setzero_si256(), bad = _mm256_setzero_si256();
+    __m256d x4s[3], ao4 = zd;
+    for (int a = 0; a < 3; a++) {
+        __m256d x4 = _mm256_mul_pd(o[a], four);
+        x4s[a] = x4;
+        ao4 = _mm256_max_pd(ao4, _mm256_andnot_pd(_mm256_set1_pd(-0.0), x4));
+        /* beyond 2^48 cells: begin's own floor (the conversion below is exact below 2^51) */
+        slow |= CMPD(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x4), _mm256_set1_pd(0x1p48), _CMP_NLT_UQ);
+        q[a] = d2i(_mm256_floor_pd(x4));
+        pos[a] = VCMPD(d[a], zd, _CMP_GT_OQ);
+        neg[a] = VCMPD(d[a], zd, _CMP_LT_OQ);
+        __m256i mv = _mm256_or_si256(pos[a], neg[a]);
+        inv[a] = _mm256_and_pd(_mm256_castsi256_pd(mv), _mm256_div_pd(onev, bl_d(mv, d[a], onev)));
+        LO[a] = _mm256_set1_epi64x((int64_t)w->lo[a] * 64);
+        HI[a] = _mm256_set1_epi64x(((int64_t)w->hi[a] + 1) * 64);
+        below[a] = _mm256_cmpgt_epi64(LO[a], q[a]);
+        above[a] = _mm256_xor_si256(_mm256_cmpgt_epi64(HI[a], q[a]), _mm256_set1_epi64x(-1));
+        outside = _mm256_or_si256(outside, _mm256_or_si256(below[a], above[a]));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_andnot_si256(pos[a], below[a]),
+                                                   _mm256_andnot_si256(neg[a], above[a])));
+    }
+    slow &= todo;
+    todo &= ~slow;
+    miss |= todo & mb(bad);
+    todo &= ~mb(bad);
+    __m256i face = _mm256_set1_epi64x(6);
+    unsigned jump = todo & mb(outside);
+    if (jump) {
+        /* the latest entry plane among the axes outside (key order: on equal s the
+         * later axis), chosen by estimates as setup8 does */
+        __m256d es = zd;
+        __m256i ea = _mm256_setzero_si256(), eP = _mm256_setzero_si256();
+        const __m256i jv = vmask(jump);
+        __m256i got = _mm256_setzero_si256(), oam[3], P[3];
+        __m256d numa[3], esta[3];
+        for (int a = 0; a < 3; a++) {
+            __m256i oa = _mm256_and_si256(jv, _mm256_or_si256(below[a], above[a]));
+            P[a] = bl_i(below[a], LO[a], HI[a]);
+            numa[a] = _mm256_sub_pd(_mm256_mul_pd(i2d(P[a]), quarter), o[a]);
+            __m256d s = _mm256_and_pd(_mm256_castsi256_pd(oa), _mm256_mul_pd(numa[a], inv[a]));
+            __m256i take = _mm256_and_si256(oa, _mm256_or_si256(_mm256_xor_si256(got, _mm256_set1_epi64x(-1)),
+                                                                VCMPD(s, es, _CMP_GE_OQ)));
+            es = bl_d(take, s, es);
+            ea = bl_i(take, _mm256_set1_epi64x(a), ea);
+            eP = bl_i(take, P[a], eP);
+            got = _mm256_or_si256(got, oa);
+            oam[a] = oa;
+            esta[a] = s;
+        }
+        {
+            const __m256d nearv = _mm256_sub_pd(es, _mm256_mul_pd(es, margin));
+            __m256i tie = _mm256_setzero_si256();
+            for (int a = 0; a < 3; a++)
+                tie = _mm256_or_si256(tie, _mm256_and_si256(_mm256_andnot_si256(_mm256_cmpeq_epi64(ea, _mm256_set1_epi64x(a)), oam[a]),
+                                                            VCMPD(esta[a], nearv, _CMP_GE_OQ)));
+            unsigned tb = mb(tie);
+            slow |= tb;
+            jump &= ~tb;
+            unsigned fx = jump & CMPD(limit, inf, _CMP_NEQ_UQ);
+            if (fx) {
+                const __m256i fv = vmask(fx);
+                __m256i e1 = _mm256_cmpeq_epi64(ea, one), e2 = _mm256_cmpeq_epi64(ea, _mm256_set1_epi64x(2));
+                __m256d nsel = bl_d(e2, numa[2], bl_d(e1, numa[1], numa[0]));
+                __m256d dsel = bl_d(e2, d[2], bl_d(e1, d[1], d[0]));
+                es = bl_d(fv, _mm256_div_pd(nsel, bl_d(fv, dsel, onev)), es);
+            }
+        }
+        unsigned far = jump & ~CMPD(_mm256_mul_pd(es, len), limit, _CMP_LE_OQ);
+        miss |= far;
+        jump &= ~far;
+        const __m256i jv2 = vmask(jump);
+        for (int b = 0; b < 3; b++) {
+            __m256i isb = _mm256_cmpeq_epi64(ea, _mm256_set1_epi64x(b));
+            __m256i m = _mm256_and_si256(_mm256_andnot_si256(isb, jv2), _mm256_or_si256(pos[b], neg[b]));
+            if (mb(m)) {
+                /* one past the bounds at most, as begin */
+                __m256i lim = bl_i(pos[b], HI[b], _mm256_sub_epi64(LO[b], one));
+                __m256i lo = bl_i(pos[b], q[b], lim), hi = bl_i(pos[b], lim, q[b]);
+                __m256d sd = _mm256_mul_pd(es, d[b]);
+                __m256d x4 = _mm256_mul_pd(_mm256_add_pd(o[b], sd), four);
+                __m256i inr = _mm256_and_si256(VCMPD(x4, i2d(lo), _CMP_GE_OQ),
+                                               VCMPD(x4, _mm256_add_pd(i2d(hi), onev), _CMP_LT_OQ));
+                __m256d fl = _mm256_floor_pd(x4);
+                __m256d frac = _mm256_sub_pd(x4, fl);
+                const __m256d absm = _mm256_set1_pd(-0.0);
+                __m256d eps = _mm256_mul_pd(
+                    _mm256_add_pd(_mm256_andnot_pd(absm, x4), _mm256_mul_pd(four, _mm256_andnot_pd(absm, sd))), margin);
+                __m256i ok = _mm256_and_si256(_mm256_and_si256(m, inr),
+                                              _mm256_and_si256(VCMPD(frac, eps, _CMP_GT_OQ),
+                                                               VCMPD(frac, _mm256_sub_pd(onev, eps), _CMP_LT_OQ)));
+                q[b] = bl_i(ok, d2i(fl), q[b]);
+                /* far past lim (as setup8): begin's exact fix-up stops at lim, one past
+                 * the bounds: a miss */
+                __m256d slack = _mm256_add_pd(_mm256_set1_pd(2.0),
+                                              _mm256_mul_pd(_mm256_andnot_pd(absm, x4), _mm256_set1_pd(0x1p-40)));
+                __m256d limd = i2d(lim);
+                __m256i beyond = _mm256_or_si256(_mm256_and_si256(pos[b], VCMPD(x4, _mm256_add_pd(limd, slack), _CMP_GT_OQ)),
+                                                 _mm256_and_si256(neg[b], VCMPD(x4, _mm256_sub_pd(limd, slack), _CMP_LT_OQ)));
+                beyond = _mm256_andnot_si256(ok, _mm256_and_si256(m, beyond));
+                miss |= mb(beyond);
+                slow |= mb(_mm256_andnot_si256(_mm256_or_si256(ok, beyond), m));
+            }
+            /* the entry axis: the cell beyond the plane */
+            __m256i me = _mm256_and_si256(jv2, isb);
+            q[b] = bl_i(me, _mm256_add_epi64(eP, neg[b]), q[b]);
+            face = bl_i(me, _mm256_sub_epi64(_mm256_set1_epi64x(2 * b), neg[b]), face);
+        }
+        jump &= ~(slow | miss);
+        slow &= ~miss;
+        /* still outside after the jump: a miss */
+        __m256i out2 = _mm256_setzero_si256();
+        for (int a = 0; a < 3; a++)
+            out2 = _mm256_or_si256(out2, _mm256_or_si256(_mm256_cmpgt_epi64(LO[a], q[a]),
+                                                         _mm256_xor_si256(_mm256_cmpgt_epi64(HI[a], q[a]),
+                                                                          _mm256_set1_epi64x(-1))));
+        miss |= jump & mb(out2);
+    }
+    unsigned ready = todo & ~(miss | slow);
+    {
+        /* the ready lanes to the queue (empty: from entry 0), compressed */
+        const __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)cperm[ready]);
+        __m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)i0), _mm256_set_epi64x(3, 2, 1, 0));
+        for (int a = 0; a < 3; a++) {
+            _mm256_store_pd(rq->o4[a], cmp_d(x4s[a], perm));
+            _mm256_store_pd(rq->d4[a], cmp_d(_mm256_mul_pd(d[a], four), perm));
+            _mm256_store_pd(rq->inv4[a], cmp_d(_mm256_mul_pd(inv[a], quarter), perm));
+            _mm256_store_si256((__m256i *)(void *)rq->q[a], cmp_i(q[a], perm));
+        }
+        __m256d eps = _mm256_mul_pd(_mm256_add_pd(_mm256_set1_pd(rq->b2), ao4),
+                                    _mm256_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
+        _mm256_store_pd(rq->eps, cmp_d(eps, perm));
+        _mm256_store_pd(rq->len, cmp_d(len, perm));
+        _mm256_store_pd(rq->limit, cmp_d(limit, perm));
+        _mm256_store_si256((__m256i *)(void *)rq->face, cmp_i(face, perm));
+        _mm256_store_si256((__m256i *)(void *)rq->idx, cmp_i(idx, perm));
+        rq->head = 0;
+        rq->tail = __builtin_popcount(ready);
+    }
+    for (unsigned m = miss; m; m &= m - 1) wk__voxel_write_miss(h, i0 + (size_t)__builtin_ctz(m));
+    for (unsigned m = slow; m; m &= m - 1) {
+        size_t i = i0 + (size_t)__builtin_ctz(m);
         wk__vray ray;
         wk__vstate st;
         if (!wk__vray_load(r, i, &ray) || wk__voxel_begin(w, &ray, &st) != 2) {
             wk__voxel_write_miss(h, i);
             continue;
         }
-        const unsigned m = 1u << l;
-        const __m256i vm = vmask(m);
-        double ao4 = 0.0;
+        int t = rq->tail++;
+        double a4 = 0.0;
         for (int a = 0; a < 3; a++) {
-            double o4 = ray.o[a] * 4.0;
-            p->o4[a] = bl_d(vm, _mm256_set1_pd(o4), p->o4[a]);
-            p->d4[a] = bl_d(vm, _mm256_set1_pd(ray.d[a] * 4.0), p->d4[a]);
-            p->inv4[a] = bl_d(vm, _mm256_set1_pd(st.inv[a] * 0.25), p->inv4[a]);
-            p->q[a] = bl_i(vm, _mm256_set1_epi64x(st.q[a]), p->q[a]);
-            double v = fabs(o4);
-            ao4 = ao4 > v ? ao4 : v;
+            rq->o4[a][t] = ray.o[a] * 4.0;
+            rq->d4[a][t] = ray.d[a] * 4.0;
+            rq->inv4[a][t] = st.inv[a] * 0.25;
+            rq->q[a][t] = st.q[a];
+            double v = fabs(rq->o4[a][t]);
+            a4 = a4 > v ? a4 : v; /* as _mm256_max_pd(a4, v) */
         }
-        /* (2 B + 4 max |o_a|) 2^-46 (1 + 1e-7): see the AVX-512 section */
-        double eps = (b2 + ao4) * (WK__VOXEL_REL_MARGIN * 1.0000001);
-        p->eps = bl_d(vm, _mm256_set1_pd(eps), p->eps);
-        p->eps1 = bl_d(vm, _mm256_set1_pd(1.0 - eps), p->eps1);
-        p->limit = bl_d(vm, _mm256_set1_pd(ray.limit), p->limit);
-        p->fin = (p->fin & ~m) | (ray.limit != INFINITY ? m : 0u);
-        p->chg |= m;
-        p->len = bl_d(vm, _mm256_set1_pd(st.len), p->len);
-        p->face = bl_i(vm, _mm256_set1_epi64x(st.face), p->face);
-        p->chunk = _mm256_andnot_si256(vm, p->chunk);
-        p->idx[l] = i;
-        return 1;
+        rq->eps[t] = (rq->b2 + a4) * (WK__VOXEL_REL_MARGIN * 1.0000001);
+        rq->len[t] = st.len;
+        rq->limit[t] = ray.limit;
+        rq->face[t] = st.face;
+        rq->idx[t] = (int64_t)i;
     }
-    return 0;
+}
+
+/* Loads the next ray that needs a walk into lane l (set up more rays when
+ * the queue is empty); 0 when the rays are used up. The lane's axis
+ * constants are set for the whole packet by lane_consts afterwards. */
+static inline __attribute__((always_inline)) int refill(lanes *p, int l, rayq *rq, const struct wk_voxel_world *w,
+                                                        const wk_rays *r, const wk_hits *h) {
+    while (rq->head == rq->tail) {
+        if (rq->next >= rq->end) return 0;
+        setup4(rq, w, r, h);
+    }
+    const int t = rq->head++;
+    const unsigned m = 1u << l;
+    const __m256i vm = vmask(m);
+    for (int a = 0; a < 3; a++) {
+        p->o4[a] = bl_d(vm, _mm256_broadcast_sd(&rq->o4[a][t]), p->o4[a]);
+        p->d4[a] = bl_d(vm, _mm256_broadcast_sd(&rq->d4[a][t]), p->d4[a]);
+        p->inv4[a] = bl_d(vm, _mm256_broadcast_sd(&rq->inv4[a][t]), p->inv4[a]);
+        p->q[a] = bl_i(vm, _mm256_set1_epi64x(rq->q[a][t]), p->q[a]);
+    }
+    const double eps = rq->eps[t], limit = rq->limit[t];
+    p->eps = bl_d(vm, _mm256_set1_pd(eps), p->eps);
+    p->eps1 = bl_d(vm, _mm256_set1_pd(1.0 - eps), p->eps1);
+    p->limit = bl_d(vm, _mm256_set1_pd(limit), p->limit);
+    p->fin = (p->fin & ~m) | (limit != INFINITY ? m : 0u);
+    p->chg |= m;
+    p->len = bl_d(vm, _mm256_broadcast_sd(&rq->len[t]), p->len);
+    p->face = bl_i(vm, _mm256_set1_epi64x(rq->face[t]), p->face);
+    p->chunk = _mm256_andnot_si256(vm, p->chunk);
+    p->idx[l] = (size_t)rq->idx[t];
+    return 1;
 }
 
 /* The per-lane axis constants from d, for every lane (idle lanes hold old rays or zeros). */
@@ -1378,14 +1589,18 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
     wc.dn0 = _mm256_set1_epi64x(w->dir ? (int64_t)w->dn[0] : 0);
     wc.dn1 = _mm256_set1_epi64x(w->dir ? (int64_t)w->dn[1] : 0);
     wc.base = w->dir && w->has_bounds ? wk__vdir_get(w, w->lo[0], w->lo[1], w->lo[2]) : NULL;
-    size_t next = begin;
+    rayq rq;
+    memset(&rq, 0, sizeof rq);
+    rq.next = begin;
+    rq.end = end;
+    rq.b2 = b2;
     lanes pk[NPK2];
     unsigned act[NPK2];
     for (int k = 0; k < NPK2; k++) {
         packet2_clear(&pk[k]);
         act[k] = 0;
         for (int l = 0; l < L; l++)
-            if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
+            if (refill(&pk[k], l, &rq, w, r, h)) act[k] |= 1u << l;
         lane_consts(&pk[k]);
     }
     step2 st[NPK2];
@@ -1409,7 +1624,7 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
             act[k] &= ~done;
             for (unsigned m = done; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                if (refill(&pk[k], l, w, r, h, &next, end, b2)) act[k] |= 1u << l;
+                if (refill(&pk[k], l, &rq, w, r, h)) act[k] |= 1u << l;
             }
             lane_consts(&pk[k]);
         }
