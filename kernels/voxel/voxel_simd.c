@@ -941,12 +941,15 @@ static inline __m256i vnz(__m256i x) { /* x != 0 */
 }
 
 /* Rays set up for the walk, waiting for a lane: a small queue in structure
- * of arrays, filled 4 rays at a time by setup4 (when it is empty). o, d,
- * inv hold the lanes' 4 o, 4 d and 1/(4 d), eps the ray's position margin. */
-enum { QCAP = 8 };
+ * of arrays, filled 4 rays at a time by setup4 (topped up once per step
+ * while the gathers are in flight, see raycast_avx2). o, d, inv hold the
+ * lanes' 4 o, 4 d and 1/(4 d), eps the ray's position margin. QCAP + L:
+ * setup4's stores of 4 entries from any tail up to QCAP stay inside. */
+enum { QCAP = 16, QLOW = 4 };
 typedef struct rayq {
-    _Alignas(32) double o4[3][QCAP], d4[3][QCAP], inv4[3][QCAP], len[QCAP], limit[QCAP], eps[QCAP];
-    _Alignas(32) int64_t q[3][QCAP], face[QCAP], idx[QCAP];
+    _Alignas(32) double o4[3][QCAP + L], d4[3][QCAP + L], inv4[3][QCAP + L], len[QCAP + L], limit[QCAP + L],
+        eps[QCAP + L];
+    _Alignas(32) int64_t q[3][QCAP + L], face[QCAP + L], idx[QCAP + L];
     int head, tail;
     size_t next, end;
     double b2; /* 2 B (see the AVX-512 section) */
@@ -970,8 +973,27 @@ static inline __m256i cmp_i(__m256i x, __m256i perm) { return _mm256_permutevar8
  * the start cell, 1/d, |d|, and for an origin outside the bounds the entry
  * jump. Lanes that would need begin's exact fix-up (and origins beyond
  * 2^48 cells) are set up by wk__voxel_begin itself. Misses are written at
- * once; the rest go to the queue, which must be empty. */
+ * once; the rest go to the queue (moved to its front first when fewer than
+ * 4 entries are left at its end). */
 static void setup4(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, const wk_hits *h) {
+    if (rq->tail + L > QCAP) {
+        /* the (fewer than QLOW = L) waiting rays to the front (no overlap: head >= QCAP - 2 L) */
+        const int hd = rq->head;
+        for (int a = 0; a < 3; a++) {
+            _mm256_storeu_pd(rq->o4[a], _mm256_loadu_pd(&rq->o4[a][hd]));
+            _mm256_storeu_pd(rq->d4[a], _mm256_loadu_pd(&rq->d4[a][hd]));
+            _mm256_storeu_pd(rq->inv4[a], _mm256_loadu_pd(&rq->inv4[a][hd]));
+            _mm256_storeu_si256((__m256i *)(void *)rq->q[a], _mm256_loadu_si256((const __m256i *)(const void *)&rq->q[a][hd]));
+        }
+        _mm256_storeu_pd(rq->len, _mm256_loadu_pd(&rq->len[hd]));
+        _mm256_storeu_pd(rq->limit, _mm256_loadu_pd(&rq->limit[hd]));
+        _mm256_storeu_pd(rq->eps, _mm256_loadu_pd(&rq->eps[hd]));
+        _mm256_storeu_si256((__m256i *)(void *)rq->face, _mm256_loadu_si256((const __m256i *)(const void *)&rq->face[hd]));
+        _mm256_storeu_si256((__m256i *)(void *)rq->idx, _mm256_loadu_si256((const __m256i *)(const void *)&rq->idx[hd]));
+        rq->tail -= hd;
+        rq->head = 0;
+    }
+    const int t0 = rq->tail;
     size_t i0 = rq->next, k = rq->end - i0 < L ? rq->end - i0 : L;
     rq->next = i0 + k;
     const unsigned valid = (1u << k) - 1;
@@ -1116,24 +1138,23 @@ static void setup4(rayq *rq, const struct wk_voxel_world *w, const wk_rays *r, c
     }
     unsigned ready = todo & ~(miss | slow);
     {
-        /* the ready lanes to the queue (empty: from entry 0), compressed */
+        /* the ready lanes to the queue, compressed */
         const __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)cperm[ready]);
         __m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)i0), _mm256_set_epi64x(3, 2, 1, 0));
         for (int a = 0; a < 3; a++) {
-            _mm256_store_pd(rq->o4[a], cmp_d(x4s[a], perm));
-            _mm256_store_pd(rq->d4[a], cmp_d(_mm256_mul_pd(d[a], four), perm));
-            _mm256_store_pd(rq->inv4[a], cmp_d(_mm256_mul_pd(inv[a], quarter), perm));
-            _mm256_store_si256((__m256i *)(void *)rq->q[a], cmp_i(q[a], perm));
+            _mm256_storeu_pd(&rq->o4[a][t0], cmp_d(x4s[a], perm));
+            _mm256_storeu_pd(&rq->d4[a][t0], cmp_d(_mm256_mul_pd(d[a], four), perm));
+            _mm256_storeu_pd(&rq->inv4[a][t0], cmp_d(_mm256_mul_pd(inv[a], quarter), perm));
+            _mm256_storeu_si256((__m256i *)(void *)&rq->q[a][t0], cmp_i(q[a], perm));
         }
         __m256d eps = _mm256_mul_pd(_mm256_add_pd(_mm256_set1_pd(rq->b2), ao4),
                                     _mm256_set1_pd(WK__VOXEL_REL_MARGIN * 1.0000001));
-        _mm256_store_pd(rq->eps, cmp_d(eps, perm));
-        _mm256_store_pd(rq->len, cmp_d(len, perm));
-        _mm256_store_pd(rq->limit, cmp_d(limit, perm));
-        _mm256_store_si256((__m256i *)(void *)rq->face, cmp_i(face, perm));
-        _mm256_store_si256((__m256i *)(void *)rq->idx, cmp_i(idx, perm));
-        rq->head = 0;
-        rq->tail = __builtin_popcount(ready);
+        _mm256_storeu_pd(&rq->eps[t0], cmp_d(eps, perm));
+        _mm256_storeu_pd(&rq->len[t0], cmp_d(len, perm));
+        _mm256_storeu_pd(&rq->limit[t0], cmp_d(limit, perm));
+        _mm256_storeu_si256((__m256i *)(void *)&rq->face[t0], cmp_i(face, perm));
+        _mm256_storeu_si256((__m256i *)(void *)&rq->idx[t0], cmp_i(idx, perm));
+        rq->tail = t0 + __builtin_popcount(ready);
     }
     for (unsigned m = miss; m; m &= m - 1) wk__voxel_write_miss(h, i0 + (size_t)__builtin_ctz(m));
     for (unsigned m = slow; m; m &= m - 1) {
@@ -1624,6 +1645,9 @@ static void raycast_avx2(const struct wk_voxel_world *w, const wk_rays *r, const
             if (act[k]) s2_chunk(&pk[k], &st[k], w, &wc);
         _Pragma("GCC unroll 4") for (int k = 0; k < NPK2; k++)
             if (act[k]) s2_occ(&pk[k], &st[k]);
+        /* keep the queue ahead of the refills: rays are set up here, while the
+         * gathers are in flight, and not (or rarely) inside a refill */
+        if (rq.tail - rq.head < QLOW && rq.next < rq.end) setup4(&rq, w, r, h);
         WK__UNROLL_GCC for (int k = 0; k < NPK2; k++) {
             if (!act[k]) continue;
             s2_cell(&pk[k], &st[k], h);
