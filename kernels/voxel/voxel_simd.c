@@ -1518,14 +1518,19 @@ static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s
                 __m256i m = _mm256_and_si256(bv, _mm256_andnot_si256(is[b2], p->mov[b2]));
                 __m256d x4 = _mm256_add_pd(o[b2], _mm256_mul_pd(sv, d[b2])); /* = (o + sv d) 4, exactly */
                 __m256d fl4 = _mm256_floor_pd(x4);
-                __m256d lo = i2d(base[b2]), hi = i2d(_mm256_add_epi64(base[b2], Na[b2]));
-                /* within the node (base <= x4 < base + Na): then floor(x4) converts exactly */
-                __m256i ok = _mm256_and_si256(VCMPD(x4, lo, _CMP_GE_OQ), VCMPD(x4, hi, _CMP_LT_OQ));
+                /* floor(x4) converted: exact below 2^51 in magnitude; beyond (and for
+                 * NaN or inf) the conversion yields |c| >= 2^51 (or a wrapped value just
+                 * as far), never within the node, refused below */
+                __m256i c = d2i(fl4);
+                /* within the node: 0 <= c - base < Na */
+                __m256i cb = _mm256_sub_epi64(c, base[b2]);
+                __m256i ok = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), cb),
+                                                 _mm256_cmpgt_epi64(Na[b2], cb));
                 __m256d frac = _mm256_sub_pd(x4, fl4);
                 ok = _mm256_and_si256(ok, _mm256_and_si256(VCMPD(frac, p->eps, _CMP_GT_OQ),
                                                            VCMPD(frac, p->eps1, _CMP_LT_OQ)));
                 ok = _mm256_and_si256(ok, m);
-                q[b2] = bl_i(ok, d2i(fl4), q[b2]);
+                q[b2] = bl_i(ok, c, q[b2]);
                 fix[b2] = mb(_mm256_andnot_si256(ok, m));
             }
         }
