@@ -1238,6 +1238,25 @@ typedef struct wconst {
     const wk__vdirent *base;
 } wconst;
 
+#ifndef WK_AVX2_LOAD4
+#define WK_AVX2_LOAD4 1
+#endif
+#if WK_AVX2_LOAD4
+static const uint64_t zero_word = 0;
+
+/* The 64-bit words at the 4 addresses of a, by four scalar loads: a 4-lane
+ * gather costs more on Zen 2 and 3 (and no less on Zen 4). */
+static inline __attribute__((always_inline)) __m256i load4(__m256i a) {
+    __m128i lo = _mm256_castsi256_si128(a), hi = _mm256_extracti128_si256(a, 1);
+    const double *p0 = (const double *)(uintptr_t)_mm_cvtsi128_si64(lo);
+    const double *p1 = (const double *)(uintptr_t)_mm_extract_epi64(lo, 1);
+    const double *p2 = (const double *)(uintptr_t)_mm_cvtsi128_si64(hi);
+    const double *p3 = (const double *)(uintptr_t)_mm_extract_epi64(hi, 1);
+    __m128d r0 = _mm_loadh_pd(_mm_load_sd(p0), p1), r1 = _mm_loadh_pd(_mm_load_sd(p2), p3);
+    return _mm256_castpd_si256(_mm256_insertf128_pd(_mm256_castpd128_pd256(r0), r1, 1));
+}
+#endif
+
 /* Step, part 1: lanes leaving the bounds, chunk lookups (one gather of directory words). */
 static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, const struct wk_voxel_world *w,
                                                            const wconst *wc) {
@@ -1265,8 +1284,14 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
                 __m256i i = _mm256_add_epi64(_mm256_mul_epu32(r[2], wc->dn1), r[1]);
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, wc->dn0), r[0]);
                 /* entry i's word c: all the walk needs (see WK__VDIR_GPAIRS), one load */
+#if WK_AVX2_LOAD4
+                const __m256i cv = vmask(changed);
+                __m256i ea = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)(uintptr_t)wc->base), _mm256_slli_epi64(i, 4));
+                p->chunk = bl_i(cv, load4(bl_i(cv, ea, _mm256_set1_epi64x((int64_t)(uintptr_t)&zero_word))), p->chunk);
+#else
                 p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)wc->base,
                                                       _mm256_add_epi64(i, i), vmask(changed), 8);
+#endif
             } else {
                 for (int a = 0; a < 3; a++)
                     _mm256_store_si256((__m256i *)(void *)tc[a], _mm256_add_epi64(r[a], wc->clo[a]));
@@ -1310,7 +1335,13 @@ static inline __attribute__((always_inline)) void s2_occ(lanes *p, step2 *s) {
     /* a group in an empty pair is empty: its record's second word holds its box of groups */
     const __m256i raddr = _mm256_add_epi64(gaddr, _mm256_and_si256(_mm256_andnot_si256(gnear, hasg),
                                                                    _mm256_set1_epi64x(8)));
+#if WK_AVX2_LOAD4
+    (void)zero;
+    s->occ = load4(bl_i(hasg, _mm256_add_epi64(raddr, _mm256_set1_epi64x((int64_t)(uintptr_t)off_occ)),
+                        _mm256_set1_epi64x((int64_t)(uintptr_t)&zero_word)));
+#else
     s->occ = _mm256_mask_i64gather_epi64(zero, (const long long *)off_occ, raddr, hasg, 1);
+#endif
     s->gaddr = gaddr;
     s->hasg = hasg;
     s->gnear = gnear;
@@ -1432,7 +1463,8 @@ static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s
          * is empty and its box word nonzero */
         const __m256i gbox = _mm256_and_si256(_mm256_andnot_si256(s->gnear, s->hasg), vnz(s->occ));
         const __m256i isbox = _mm256_or_si256(_mm256_andnot_si256(s->hasg, lv), gbox);
-        const __m256i bw = bl_i(gbox, s->occ, p->chunk);
+        /* (0 where the node is a cube) */
+        const __m256i bw = _mm256_and_si256(isbox, bl_i(gbox, s->occ, p->chunk));
         const __m256i unit = bl_i(gbox, _mm256_set1_epi64x(16), _mm256_set1_epi64x(64));
         const __m256i Nb = bl_i(isbox, unit, N);
         const __m256i clr = _mm256_sub_epi64(Nb, one);
@@ -1440,10 +1472,8 @@ static inline __attribute__((always_inline)) unsigned s2_exit(lanes *p, step2 *s
         __m256i base[3], P[3], Na[3];
         __m256d num[3], est[3];
         for (int a = 0; a < 3; a++) {
-            __m256i lo64 = _mm256_and_si256(isbox, _mm256_and_si256(_mm256_srli_epi64(bw, WK__VBOX_LO(a) - 6),
-                                                                    _mm256_set1_epi64x(0xF0)));
-            __m256i s64 = _mm256_and_si256(isbox, _mm256_and_si256(_mm256_srli_epi64(bw, WK__VBOX_S(a) - 6),
-                                                                   _mm256_set1_epi64x(0x1F0)));
+            __m256i lo64 = _mm256_and_si256(_mm256_srli_epi64(bw, WK__VBOX_LO(a) - 6), _mm256_set1_epi64x(0xF0));
+            __m256i s64 = _mm256_and_si256(_mm256_srli_epi64(bw, WK__VBOX_S(a) - 6), _mm256_set1_epi64x(0x1F0));
             base[a] = _mm256_sub_epi64(_mm256_andnot_si256(clr, q[a]), lo64);
             Na[a] = _mm256_add_epi64(Nb, s64);
             P[a] = _mm256_add_epi64(base[a], _mm256_and_si256(p->pos[a], Na[a]));
