@@ -965,6 +965,58 @@ int wk_check_voxel_entry_ties(void) {
     return fails;
 }
 
+/* Rays entering through two or three faces at exactly the same s, with
+ * direction components in odd ratios (d_a = k_a u, distance to the plane
+ * k_a v, k_a in 1, 3, 5, 7): the quotients num / d are equal, but the
+ * estimates num * (1 / d) differ by rounding, so an entry (or exit) chosen
+ * by estimates alone, without the exact near-tie comparison, picks the
+ * wrong axis. Every axis moves, so ties recur at later planes too. */
+int wk_check_voxel_entry_odd_ties(void) {
+    int fails = 0;
+    wk_rng rng = {131};
+    dense_world dw = dense_new(-16, -16, -16, 48, 48, 48);
+    wk_voxel_world *w = new_world();
+    for (int i = 0; i < 3000; i++) {
+        int32_t c[3];
+        for (int a = 0; a < 3; a++) c[a] = -16 + (int32_t)(wk_rng_u64(&rng) % 48);
+        int a = (int)(wk_rng_u64(&rng) % 4);
+        if (a < 3) c[a] = (int32_t)(wk_rng_u64(&rng) % 4) < 2 ? -16 + (int32_t)(wk_rng_u64(&rng) % 2)
+                                                             : 30 + (int32_t)(wk_rng_u64(&rng) % 2);
+        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
+        EXPECT(set_both(w, &dw, c[0], c[1], c[2], m) == WK_OK, "set");
+    }
+    ray_set rs = rays_new(8000);
+    for (size_t i = 0; i < rs.n; i++) {
+        /* u, v with few mantissa bits: k u, k v and the origins are exact floats */
+        float u = (float)(1 + (int)(wk_rng_u64(&rng) % 255)) * 0x1p-8f;
+        float v = (float)(1 + (int)(wk_rng_u64(&rng) % 511)) * 0x1p-8f;
+        int outside = (int)(wk_rng_u64(&rng) % 8); /* bit a: axis a starts outside */
+        if (__builtin_popcount((unsigned)outside) < 2) outside |= 3 << (int)(wk_rng_u64(&rng) % 2);
+        for (int a = 0; a < 3; a++) {
+            float k = (float)(1 + 2 * (int)(wk_rng_u64(&rng) % 4));
+            int low = (int)(wk_rng_u64(&rng) & 1);
+            float d = k * u;
+            if ((outside >> a) & 1) {
+                /* entering through plane -16 (moving up) or 32 (moving down) at s = v / u */
+                rs.o[a][i] = low ? -16.0f - k * v : 32.0f + k * v;
+                rs.d[a][i] = low ? d : -d;
+            } else {
+                /* inside on this axis, on a quarter-cell lattice shifted by k v: later
+                 * crossings tie too */
+                rs.o[a][i] = (float)((int)(wk_rng_u64(&rng) % 96) - 16) - k * v;
+                rs.d[a][i] = low ? d : -d;
+            }
+        }
+        rs.tmax[i] = wk_rng_u64(&rng) % 4 ? INFINITY : (float)(wk_rng_u64(&rng) % 100) * 0.5f;
+    }
+    fails += every_isa_as_dense(w, &dw, &rs, 1, "odd entry ties", fails);
+    fails += every_isa_as_dense(w, &dw, &rs, 0, "odd entry ties, no tmax", fails);
+    rays_free(&rs);
+    dense_free(&dw);
+    wk_voxel_world_destroy(w);
+    return fails;
+}
+
 /* ------------------------------------------------------------ ISA harness */
 
 typedef struct cast_ctx {

@@ -15,6 +15,7 @@
     X(voxel_bulk_edit_boxes, plain)        \
     X(voxel_entry_on_planes, plain)        \
     X(voxel_entry_ties, plain)             \
+    X(voxel_entry_odd_ties, plain)         \
     X(voxel_raycast_isa, isa)              \
     X(voxel_segments_vs_dense, plain)      \
     X(voxel_points_vs_dense, plain)        \
