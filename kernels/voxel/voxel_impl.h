@@ -16,8 +16,7 @@
  * already has. An empty group (occ 0) has no bricks; its brick word holds
  * instead an empty box of groups of its chunk around it (fields
  * WK__VGBOX_*, extents 0..3 inside the chunk), kept empty by edits: the
- * AVX-512 walk leaves a group in an empty aligned pair of groups through
- * it. Brick bits are read only where occ has the block's bit. */
+ * SIMD walks leave a group in an empty aligned pair of groups through it. Brick bits are read only where occ has the block's bit. */
 typedef struct wk__vgroup {
     uint64_t occ, brick;
 } wk__vgroup;
@@ -113,8 +112,8 @@ struct wk_voxel_world {
  * chunk that becomes nonempty cuts the boxes around it that contain it,
  * one that becomes empty grows its own box (so a box may be smaller than
  * the largest empty one: that changes no result, only how far a walk
- * jumps). The AVX-512 walk uses the boxes; the others use the 64^3 and
- * 128^3 nodes. */
+ * jumps). The SIMD walks (AVX-512, AVX2, NEON) use the boxes; the scalar
+ * reference uses the 64^3 and 128^3 nodes. */
 #define WK__VBOX_MAX 2
 #define WK__VBOX_STRIDE 12
 #define WK__VBOX_LO(a) (10 + WK__VBOX_STRIDE * (a))

@@ -19,9 +19,10 @@
  * directory and occupancy words by four scalar loads (no gathers); rays are
  * set up 4 at a time in vectors (setup4, as setup8) into a small queue.
  *
- * NEON: the AVX2 walk in packets of 4 rays whose two halves (one
- * float64x2_t per quantity) step in turn, finished lanes refilled by the
- * reference's wk__voxel_begin, leaving empty chunks and empty pairs of
+ * NEON: a port of the earlier AVX2 walk (two packets of 4 lanes, rays set
+ * up one at a time) in packets of 4 rays whose two halves (one float64x2_t
+ * per quantity) step in turn, finished lanes refilled by the reference's
+ * wk__voxel_begin, leaving empty chunks and empty pairs of
  * groups through their empty boxes as AVX-512 does (see its section).
  * Counted under qemu-aarch64 (instructions per ray by a TCG plugin, gcc 12
  * -O2, one thread, setup included), on the benchmark's scene
