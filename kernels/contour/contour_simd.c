@@ -1063,8 +1063,41 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
     *r_ = R;
 }
 
-static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
+/* One strip: counts cell rows j1 - 1, j1 - 2, ... (not below j0) until
+ * they hold WK__MSQ_REACH_* (vertices always, triangles and segments when
+ * the build makes them) or every row is counted; returns the first row
+ * counted, *s their counts. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* (its row masks off write_rows' frame) */
+#endif
+static uint32_t count_tail(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *s) {
+    const int T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    const size_t n = job->cw;
+    uint64_t rows[2][WORDS], *lo = rows[0], *hi = rows[1];
+    uint64_t vert = 0, tri = 0, seg = 0;
+    uint32_t j = j1;
+    classify_row(job, j1, 0, n + 1, hi);
+    while (j > j0) {
+        j--;
+        classify_row(job, j, 0, n + 1, lo);
+        if (!T) count_row(job, lo, hi, n, j, 0, 0, 1, &vert, &tri, &seg);
+        else if (S) count_row(job, lo, hi, n, j, 0, 1, 1, &vert, &tri, &seg);
+        else count_row(job, lo, hi, n, j, 0, 1, 0, &vert, &tri, &seg);
+        uint64_t *t = lo;
+        lo = hi;
+        hi = t;
+        if (vert >= WK__MSQ_REACH_VERT && (!T || tri >= WK__MSQ_REACH_TRI) && (!S || seg >= WK__MSQ_REACH_SEG)) break;
+    }
+    s->vert = vert;
+    s->tri = tri;
+    s->seg = seg;
+    return j;
+}
+
+static void write_rows(const wk__msq_job *job_, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
+    wk__msq_job J = *job_; /* its ends set below when unknown */
+    const wk__msq_job *job = &J;
     const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
     const int cwise = (job->flags & WK_MSQ_CLOCKWISE) != 0;
     wk__msq_row r = {0};
@@ -1085,6 +1118,15 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
         uint32_t cols[C2OFF + STRIP + 16]; /* + 16: run16_block's whole-column loads and stores */
         size_t n = job->cw;
         memset(cols + C2OFF + n, 0, 16 * sizeof(uint32_t));
+        /* unknown ends (one pass): rows before the last ones that hold
+         * a store's reach have none (UINT32_MAX), those rows the exact
+         * ends, set when the first of them starts (wk__msq_job) */
+        uint32_t tail_row = j1;
+        wk__msq_counts tail = {0, 0, 0};
+        if (!job_->ends_known && j0 < j1) {
+            tail_row = count_tail(job, j0, j1, &tail);
+            J.vert_end = J.tri_end = J.seg_end = UINT32_MAX;
+        }
         if (j0 > 0) {
             r.below = below;
             rows_at(job, &sr, j0 - 1, job->ch, 0, n, 1);
@@ -1102,6 +1144,11 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             r.below_c3 = col0_c3;
         }
         for (uint32_t j = j0; j < j1; j++) {
+            if (j == tail_row) {
+                J.vert_end = (uint32_t)(r.cur + tail.vert);
+                J.tri_end = (uint32_t)(r.tri + tail.tri);
+                J.seg_end = (uint32_t)(r.seg + tail.seg);
+            }
             rows_at(job, &sr, j, job->ch, 0, n, 1);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
             /* all-solid interior cells (triangles): own c2 only, two triangles */
