@@ -1089,6 +1089,39 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
     *r_ = R;
 }
 
+/* First row (j == 0) of one strip, triangles: L >= 1 all-solid cells
+ * from cell i > 0. Each owns c1 and c2 (in that order) and has two
+ * triangles; the same output and row state as cell_fast cell by cell
+ * (left_e1 and the e2 column entry: 0, no such vertex). */
+WK_INLINE void first_row_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT cols, uint32_t i,
+                             uint32_t L, int cwise) {
+    const double cell = job->cell;
+    const float y0 = (float)((double)job->y0 * cell), y1 = (float)(((double)job->y0 + 1.0) * cell);
+    uint32_t c0 = r->left_c1, c3 = r->left_c2, v = r->cur;
+    float *WK_RESTRICT xo = job->x, *WK_RESTRICT yo = job->y;
+    uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r->tri;
+    for (uint32_t k = 0; k < L; k++, v += 2, o += 6) {
+        const float x = (float)(((double)(job->x0 + i + k) + 1.0) * cell);
+        xo[v] = x, yo[v] = y0;
+        xo[v + 1] = x, yo[v + 1] = y1;
+        const uint32_t c1 = v, c2 = v + 1;
+        if (cwise) {
+            o[0] = c0, o[1] = c2, o[2] = c1, o[3] = c0, o[4] = c3, o[5] = c2;
+        } else {
+            o[0] = c0, o[1] = c1, o[2] = c2, o[3] = c0, o[4] = c2, o[5] = c3;
+        }
+        cols[i + k] = 0;
+        cols[C2OFF + (size_t)(i + k)] = c2;
+        c0 = c1;
+        c3 = c2;
+    }
+    r->cur = v;
+    r->tri += 2 * L;
+    r->left_c1 = c0;
+    r->left_c2 = c3;
+    r->left_e1 = 0;
+}
+
 /* One strip: counts cell rows j1 - 1, j1 - 2, ... (not below j0) until
  * they hold WK__MSQ_REACH_* (vertices always, triangles and segments when
  * the build makes them) or every row is counted; returns the first row
@@ -1187,14 +1220,23 @@ static void write_rows(const wk__msq_job *job_, uint32_t j0, uint32_t j1, uint32
                 mesh_row(job, &r, lo, hi, n, j, cols, top, seg, cwise);
                 continue;
             }
+            /* the first row (j == 0): all-solid cells after the first one
+             * in stretches (first_row_run), the others one by one */
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
                 uint64_t act = active_of(&cur, tri);
+                uint64_t full = tri ? cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0) : 0;
                 while (act) {
                     unsigned bit = ctz64(act);
                     uint32_t i = (uint32_t)(w * 64 + bit);
-                    if (!tri && i > 0 && j > 0) seg_cell_interior(job, &r, case_of(lo, hi, i), i, j, cols, top);
-                    else cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                    if (full >> bit & 1) {
+                        uint64_t rest = ~(full >> bit); /* stretch length: its trailing ones */
+                        unsigned len = rest ? ctz64(rest) : 64u - bit;
+                        first_row_run(job, &r, cols, i, len, cwise);
+                        act = len + bit >= 64 ? 0 : act & ~((((uint64_t)1 << len) - 1) << bit);
+                        continue;
+                    }
+                    cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
                     act &= act - 1;
                 }
             }
