@@ -997,6 +997,34 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
 #endif
 }
 
+/* An all-solid first cell (i == 0) of row j > 0 of one strip, triangles:
+ * it owns c2 and c3 (in that order) and has two triangles; the same
+ * output and row state as cell_fast (left_e1 and the e2 column entry: 0,
+ * no such vertex). */
+WK_INLINE void first_col_solid(const wk__msq_job *job, wk__msq_row *r, uint32_t j, uint32_t *WK_RESTRICT cols,
+                               int cwise) {
+    const double cell = job->cell, gx = (double)job->x0, gy = (double)(job->y0 + j);
+    const uint32_t c0 = r->below_c3, c1 = cols[C2OFF], c2 = r->cur, c3 = c2 + 1;
+    job->x[c2] = (float)((gx + 1.0) * cell);
+    job->y[c2] = (float)((gy + 1.0) * cell);
+    job->x[c3] = (float)(gx * cell);
+    job->y[c3] = (float)((gy + 1.0) * cell);
+    r->cur = c2 + 2;
+    uint32_t *o = job->tri + 3 * (size_t)r->tri;
+    if (cwise) {
+        o[0] = c0, o[1] = c2, o[2] = c1, o[3] = c0, o[4] = c3, o[5] = c2;
+    } else {
+        o[0] = c0, o[1] = c1, o[2] = c2, o[3] = c0, o[4] = c2, o[5] = c3;
+    }
+    r->tri += 2;
+    r->left_c1 = c1;
+    r->left_c2 = c2;
+    r->left_e1 = 0;
+    cols[0] = 0;
+    cols[C2OFF] = c2;
+    r->below_c3 = c3;
+}
+
 /* Triangles (and segments if wanted), cell row j > 0 of one strip: the
  * mixed cells in order through the cell code; between two of them (and
  * before the first, after the last) the cells are all solid or all empty
@@ -1011,7 +1039,9 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
     const wk__msq_job J = *job_, *job = &J;
     wk__msq_row R = *r_, *r = &R;
     uint32_t p = 1; /* the first cell not yet written */
-    if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
+    const unsigned cs0 = case_of(lo, hi, 0);
+    if (cs0 == 15) first_col_solid(job, r, j, cols, cwise);
+    else if (cs0 != 0) cell_fast(job, r, cs0, 0, j, 1, seg, cwise, cols);
 #if defined(__AVX__) && defined(__AVX2__)
     if (job->v) {
         /* the mixed cells straight from the row's words (no list: every
