@@ -918,7 +918,12 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
  * each owns its c2 (x = (gx + 1) * cell, y = top) and has two triangles;
  * col (the c2 column at cell i) holds their c1 indices and gets their c2
  * ones. The same output as cell_fast cell by cell. */
-WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
+#if defined(__clang__)
+__attribute__((noinline)) static void
+#else
+WK_INLINE void
+#endif
+full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
                      float top, int cwise) {
     uint32_t c0 = r->left_c1, c3 = r->left_c2, base = r->cur;
     float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
