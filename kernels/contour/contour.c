@@ -77,6 +77,7 @@ static void write_part(void *vctx, size_t begin, size_t end, uint32_t part) {
     job.vert_end = (uint32_t)e->vert;
     job.tri_end = (uint32_t)e->tri;
     job.seg_end = (uint32_t)e->seg;
+    job.ends_known = 1;
     c->k->write_rows(&job, (uint32_t)begin, (uint32_t)end, (uint32_t)c->counts[part].vert,
                      (uint32_t)c->counts[part].tri, (uint32_t)c->counts[part].seg, &n);
 }

@@ -24,13 +24,26 @@ typedef struct wk__msq_job {
     uint32_t flags;
     float *x, *y;
     uint32_t *tri, *seg;
-    /* Ends of the part being written (write_rows; 0: unknown): every vertex,
-     * triangle and segment index from the part's base up to these is
-     * written by the part, in order. So a whole-vector store that reaches
-     * past a cell's own output, but not past these ends, is safe: the
-     * lanes past the cell are written again with their values later. */
+    /* Ends of the part being written (write_rows; ends_known 0: unknown):
+     * every vertex, triangle and segment index from the part's base up to
+     * these is written by the part, in order. So a whole-vector store that
+     * reaches past a cell's own output, but not past these ends, is safe:
+     * the lanes past the cell are written again with their values later.
+     * With unknown ends (a one-pass build), write_rows finds them itself:
+     * it counts the part's last rows until they hold WK__MSQ_REACH_* (more
+     * than any whole-vector store reaches past the output so far); the
+     * rows before those then have ends UINT32_MAX (whatever a store there
+     * reaches past, the last rows write later), and those rows the exact
+     * ends (where the first of them starts, plus their counts). */
     uint32_t vert_end, tri_end, seg_end;
+    uint32_t ends_known;
 } wk__msq_job;
+
+/* Farthest any whole-vector store of write_rows reaches past the output
+ * written so far (a run's tail block: 16 vertices, 96 indices = 32
+ * triangles; a mixed cell: 4 vertices, 16 indices, 4 segment indices;
+ * seg_row: 1 vertex past its row). */
+enum { WK__MSQ_REACH_VERT = 16, WK__MSQ_REACH_TRI = 32, WK__MSQ_REACH_SEG = 2 };
 
 typedef struct wk__msq_counts {
     uint64_t vert, tri, seg;

@@ -479,6 +479,16 @@ static const uint8_t seg_info[16] = {0x00, 0x0C, 0x11, 0x1D, 0x27, 0x43, 0x22, 0
                                      0x3A, 0x0A, 0x43, 0x1B, 0x35, 0x05, 0x30, 0x00};
 #endif
 
+/* clang 14 (not gcc): keeps x in a general register here, opaque to the
+ * optimizer, so that the SLP vectorizer does not turn a group of
+ * independent ctz64 into one vector (bit tricks, byte-table popcounts
+ * and a vpmovqd store: decode_row measured 1.4x slower that way). */
+#if defined(__clang__)
+#define WK_SCALAR_HERE(x) __asm__("" : "+r"(x))
+#else
+#define WK_SCALAR_HERE(x) ((void)0)
+#endif
+
 /* Indices of the mixed cells of a row (segments: the active cells), in
  * order; list needs room for n + 4 entries. */
 static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint32_t *list) {
@@ -492,10 +502,13 @@ static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint3
         for (uint32_t q = 0;; q += 4) { /* four at a time, past k unused */
             d[q] = base + ctz64(a | top);
             a &= a - 1;
+            WK_SCALAR_HERE(a);
             d[q + 1] = base + ctz64(a | top);
             a &= a - 1;
+            WK_SCALAR_HERE(a);
             d[q + 2] = base + ctz64(a | top);
             a &= a - 1;
+            WK_SCALAR_HERE(a);
             d[q + 3] = base + ctz64(a | top);
             a &= a - 1;
             if (q + 4 >= k) break;
@@ -504,6 +517,19 @@ static size_t decode_row(const uint64_t *lo, const uint64_t *hi, size_t n, uint3
     }
     return cnt;
 }
+
+/* seg_row's saddles: inlined (gcc); clang 14 gets a call out of the loop
+ * instead, so that the saddle code's values do not push the loop's own
+ * out of registers. */
+#if defined(__clang__)
+__attribute__((noinline, cold)) static void seg_saddle_cell(const wk__msq_job *job, wk__msq_row *r, unsigned cs,
+                                                           uint32_t i, uint32_t j, uint32_t *cols, float top) {
+    seg_cell_interior(job, r, cs, i, j, cols, top);
+}
+#define SEG_SADDLE_CELL seg_saddle_cell
+#else
+#define SEG_SADDLE_CELL seg_cell_interior
+#endif
 
 /* Segments only, cell row j > 0 of one strip: the same output as
  * cell_fast / seg_cell_interior cell by cell. Interior cells that are not
@@ -591,7 +617,7 @@ static void seg_row(const wk__msq_job *job, wk__msq_row *r, const uint64_t *lo, 
             r->cur = base;
             r->left_e1 = left;
             r->seg = (uint32_t)((size_t)(o - job->seg) / 2);
-            seg_cell_interior(job, r, cs, i, j, cols, top);
+            SEG_SADDLE_CELL(job, r, cs, i, j, cols, top);
             base = r->cur;
             off = direct ? base : 0;
             left = r->left_e1;
@@ -892,7 +918,12 @@ WK_INLINE void mixed_emit(const wk__msq_job *job, wk__msq_row *r, uint32_t i, fl
  * each owns its c2 (x = (gx + 1) * cell, y = top) and has two triangles;
  * col (the c2 column at cell i) holds their c1 indices and gets their c2
  * ones. The same output as cell_fast cell by cell. */
-WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
+#if defined(__clang__)
+__attribute__((noinline)) static void
+#else
+WK_INLINE void
+#endif
+full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT col, uint32_t i, uint32_t L,
                      float top, int cwise) {
     uint32_t c0 = r->left_c1, c3 = r->left_c2, base = r->cur;
     float *WK_RESTRICT xo = job->x + base, *WK_RESTRICT yo = job->y + base;
@@ -971,6 +1002,34 @@ WK_INLINE void full_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RES
 #endif
 }
 
+/* An all-solid first cell (i == 0) of row j > 0 of one strip, triangles:
+ * it owns c2 and c3 (in that order) and has two triangles; the same
+ * output and row state as cell_fast (left_e1 and the e2 column entry: 0,
+ * no such vertex). */
+WK_INLINE void first_col_solid(const wk__msq_job *job, wk__msq_row *r, uint32_t j, uint32_t *WK_RESTRICT cols,
+                               int cwise) {
+    const double cell = job->cell, gx = (double)job->x0, gy = (double)(job->y0 + j);
+    const uint32_t c0 = r->below_c3, c1 = cols[C2OFF], c2 = r->cur, c3 = c2 + 1;
+    job->x[c2] = (float)((gx + 1.0) * cell);
+    job->y[c2] = (float)((gy + 1.0) * cell);
+    job->x[c3] = (float)(gx * cell);
+    job->y[c3] = (float)((gy + 1.0) * cell);
+    r->cur = c2 + 2;
+    uint32_t *o = job->tri + 3 * (size_t)r->tri;
+    if (cwise) {
+        o[0] = c0, o[1] = c2, o[2] = c1, o[3] = c0, o[4] = c3, o[5] = c2;
+    } else {
+        o[0] = c0, o[1] = c1, o[2] = c2, o[3] = c0, o[4] = c2, o[5] = c3;
+    }
+    r->tri += 2;
+    r->left_c1 = c1;
+    r->left_c2 = c2;
+    r->left_e1 = 0;
+    cols[0] = 0;
+    cols[C2OFF] = c2;
+    r->below_c3 = c3;
+}
+
 /* Triangles (and segments if wanted), cell row j > 0 of one strip: the
  * mixed cells in order through the cell code; between two of them (and
  * before the first, after the last) the cells are all solid or all empty
@@ -985,7 +1044,9 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
     const wk__msq_job J = *job_, *job = &J;
     wk__msq_row R = *r_, *r = &R;
     uint32_t p = 1; /* the first cell not yet written */
-    if (case_of(lo, hi, 0) != 0) cell_fast(job, r, case_of(lo, hi, 0), 0, j, 1, seg, cwise, cols);
+    const unsigned cs0 = case_of(lo, hi, 0);
+    if (cs0 == 15) first_col_solid(job, r, j, cols, cwise);
+    else if (cs0 != 0) cell_fast(job, r, cs0, 0, j, 1, seg, cwise, cols);
 #if defined(__AVX__) && defined(__AVX2__)
     if (job->v) {
         /* the mixed cells straight from the row's words (no list: every
@@ -1063,8 +1124,74 @@ static void mesh_row(const wk__msq_job *job_, wk__msq_row *r_, const uint64_t *l
     *r_ = R;
 }
 
-static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
+/* First row (j == 0) of one strip, triangles: L >= 1 all-solid cells
+ * from cell i > 0. Each owns c1 and c2 (in that order) and has two
+ * triangles; the same output and row state as cell_fast cell by cell
+ * (left_e1 and the e2 column entry: 0, no such vertex). */
+WK_INLINE void first_row_run(const wk__msq_job *job, wk__msq_row *r, uint32_t *WK_RESTRICT cols, uint32_t i,
+                             uint32_t L, int cwise) {
+    const double cell = job->cell;
+    const float y0 = (float)((double)job->y0 * cell), y1 = (float)(((double)job->y0 + 1.0) * cell);
+    uint32_t c0 = r->left_c1, c3 = r->left_c2, v = r->cur;
+    float *WK_RESTRICT xo = job->x, *WK_RESTRICT yo = job->y;
+    uint32_t *WK_RESTRICT o = job->tri + 3 * (size_t)r->tri;
+    for (uint32_t k = 0; k < L; k++, v += 2, o += 6) {
+        const float x = (float)(((double)(job->x0 + i + k) + 1.0) * cell);
+        xo[v] = x, yo[v] = y0;
+        xo[v + 1] = x, yo[v + 1] = y1;
+        const uint32_t c1 = v, c2 = v + 1;
+        if (cwise) {
+            o[0] = c0, o[1] = c2, o[2] = c1, o[3] = c0, o[4] = c3, o[5] = c2;
+        } else {
+            o[0] = c0, o[1] = c1, o[2] = c2, o[3] = c0, o[4] = c2, o[5] = c3;
+        }
+        cols[i + k] = 0;
+        cols[C2OFF + (size_t)(i + k)] = c2;
+        c0 = c1;
+        c3 = c2;
+    }
+    r->cur = v;
+    r->tri += 2 * L;
+    r->left_c1 = c0;
+    r->left_c2 = c3;
+    r->left_e1 = 0;
+}
+
+/* One strip: counts cell rows j1 - 1, j1 - 2, ... (not below j0) until
+ * they hold WK__MSQ_REACH_* (vertices always, triangles and segments when
+ * the build makes them) or every row is counted; returns the first row
+ * counted, *s their counts. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* (its row masks off write_rows' frame) */
+#endif
+static uint32_t count_tail(const wk__msq_job *job, uint32_t j0, uint32_t j1, wk__msq_counts *s) {
+    const int T = (job->flags & WK_MSQ_TRIANGLES) != 0, S = (job->flags & WK_MSQ_SEGMENTS) != 0;
+    const size_t n = job->cw;
+    uint64_t rows[2][WORDS], *lo = rows[0], *hi = rows[1];
+    uint64_t vert = 0, tri = 0, seg = 0;
+    uint32_t j = j1;
+    classify_row(job, j1, 0, n + 1, hi);
+    while (j > j0) {
+        j--;
+        classify_row(job, j, 0, n + 1, lo);
+        if (!T) count_row(job, lo, hi, n, j, 0, 0, 1, &vert, &tri, &seg);
+        else if (S) count_row(job, lo, hi, n, j, 0, 1, 1, &vert, &tri, &seg);
+        else count_row(job, lo, hi, n, j, 0, 1, 0, &vert, &tri, &seg);
+        uint64_t *t = lo;
+        lo = hi;
+        hi = t;
+        if (vert >= WK__MSQ_REACH_VERT && (!T || tri >= WK__MSQ_REACH_TRI) && (!S || seg >= WK__MSQ_REACH_SEG)) break;
+    }
+    s->vert = vert;
+    s->tri = tri;
+    s->seg = seg;
+    return j;
+}
+
+static void write_rows(const wk__msq_job *job_, uint32_t j0, uint32_t j1, uint32_t vbase, uint32_t tbase,
                        uint32_t sbase, wk__msq_counts *c) {
+    wk__msq_job J = *job_; /* its ends set below when unknown */
+    const wk__msq_job *job = &J;
     const int tri = (job->flags & WK_MSQ_TRIANGLES) != 0, seg = (job->flags & WK_MSQ_SEGMENTS) != 0;
     const int cwise = (job->flags & WK_MSQ_CLOCKWISE) != 0;
     wk__msq_row r = {0};
@@ -1085,6 +1212,15 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
         uint32_t cols[C2OFF + STRIP + 16]; /* + 16: run16_block's whole-column loads and stores */
         size_t n = job->cw;
         memset(cols + C2OFF + n, 0, 16 * sizeof(uint32_t));
+        /* unknown ends (one pass): rows before the last ones that hold
+         * a store's reach have none (UINT32_MAX), those rows the exact
+         * ends, set when the first of them starts (wk__msq_job) */
+        uint32_t tail_row = j1;
+        wk__msq_counts tail = {0, 0, 0};
+        if (!job_->ends_known && j0 < j1) {
+            tail_row = count_tail(job, j0, j1, &tail);
+            J.vert_end = J.tri_end = J.seg_end = UINT32_MAX;
+        }
         if (j0 > 0) {
             r.below = below;
             rows_at(job, &sr, j0 - 1, job->ch, 0, n, 1);
@@ -1102,6 +1238,11 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
             r.below_c3 = col0_c3;
         }
         for (uint32_t j = j0; j < j1; j++) {
+            if (j == tail_row) {
+                J.vert_end = (uint32_t)(r.cur + tail.vert);
+                J.tri_end = (uint32_t)(r.tri + tail.tri);
+                J.seg_end = (uint32_t)(r.seg + tail.seg);
+            }
             rows_at(job, &sr, j, job->ch, 0, n, 1);
             const uint64_t *lo = sr.row[0], *hi = sr.row[1];
             /* all-solid interior cells (triangles): own c2 only, two triangles */
@@ -1114,14 +1255,23 @@ static void write_rows(const wk__msq_job *job, uint32_t j0, uint32_t j1, uint32_
                 mesh_row(job, &r, lo, hi, n, j, cols, top, seg, cwise);
                 continue;
             }
+            /* the first row (j == 0): all-solid cells after the first one
+             * in stretches (first_row_run), the others one by one */
             for (size_t w = 0; w * 64 < n; w++) {
                 cell_words cur = words_at(lo, hi, w, n);
                 uint64_t act = active_of(&cur, tri);
+                uint64_t full = tri ? cur.l & cur.l1 & cur.u & cur.u1 & cur.valid & (w == 0 ? ~(uint64_t)1 : ~(uint64_t)0) : 0;
                 while (act) {
                     unsigned bit = ctz64(act);
                     uint32_t i = (uint32_t)(w * 64 + bit);
-                    if (!tri && i > 0 && j > 0) seg_cell_interior(job, &r, case_of(lo, hi, i), i, j, cols, top);
-                    else cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
+                    if (full >> bit & 1) {
+                        uint64_t rest = ~(full >> bit); /* stretch length: its trailing ones */
+                        unsigned len = rest ? ctz64(rest) : 64u - bit;
+                        first_row_run(job, &r, cols, i, len, cwise);
+                        act = len + bit >= 64 ? 0 : act & ~((((uint64_t)1 << len) - 1) << bit);
+                        continue;
+                    }
+                    cell_fast(job, &r, case_of(lo, hi, i), i, j, tri, seg, cwise, cols);
                     act &= act - 1;
                 }
             }

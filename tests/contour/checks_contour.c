@@ -652,6 +652,88 @@ int wk_check_msq_isa_part_ends(void) {
     return fails;
 }
 
+/* One-pass builds find their own part ends (write_rows counts the last
+ * rows until they hold any whole-vector store's reach; the rows before
+ * them store whole vectors freely). Splits: 0 capacities at the bound
+ * (one pass), 1 one more than the bound (one pass), 2 exact (count pass),
+ * 3 one more than exact (count pass); each array is followed by a canary
+ * slot, all compared with the scalar reference. */
+typedef struct ends_case {
+    wk_field2 f;
+    uint32_t cw, ch, flags, shift;
+    uint32_t vc, tc, sc; /* bound capacities */
+    uint32_t nv, nt, ns; /* exact counts */
+} ends_case;
+
+static int ends_run(void *ctx, const wk_exec *exec, uint32_t split, void *out) {
+    const ends_case *c = ctx;
+    unsigned char *o = out;
+    wk_mesh2 m = WK_MESH2_DEFAULTS;
+    m.x = (float *)(void *)(o + 16 + 4 * (size_t)c->shift);
+    m.y = m.x + c->vc + 1;
+    m.tri = (uint32_t *)(void *)(m.y + c->vc + 1);
+    m.seg = m.tri + 3 * ((size_t)c->tc + 1);
+    uint32_t more = split & 1;
+    m.vert_cap = (split < 2 ? c->vc : c->nv) + more;
+    m.tri_cap = (split < 2 ? c->tc : c->nt) + more;
+    m.seg_cap = (split < 2 ? c->sc : c->ns) + more;
+    wk_status s = wk_msq_build(&c->f, 0, 0, c->cw, c->ch, 0.0f, 0.5f, c->flags, &m, exec);
+    uint32_t counts[4] = {m.nvert, m.ntri, m.nseg, 0};
+    memcpy(o, counts, 16);
+    return s;
+}
+
+/* Fields whose lower cell rows are solid up to the row's end (their runs
+ * end in tail blocks of every length) or up to a mixed cell at column m,
+ * under two top rows with k solid nodes (the last row: 2k - 1 triangles,
+ * about k vertices), so that the counted last rows hold just under, just
+ * at or just over the reach, or are every row. */
+int wk_check_msq_isa_one_pass_ends(void) {
+    int fails = 0;
+    const uint32_t T = WK_MSQ_TRIANGLES, S = WK_MSQ_SEGMENTS, C = WK_MSQ_CLOCKWISE;
+    const uint32_t flags[] = {T | S, T | S | C, T, S, T | C};
+    const uint32_t widths[] = {1, 2, 5, 15, 16, 17, 18, 31, 33, 40};
+    uint32_t iter = 0;
+    for (size_t wi = 0; wi < COUNT(widths); wi++) {
+        const uint32_t cw = widths[wi], w = cw + 1;
+        for (uint32_t ch = 2; ch <= 7; ch += 5) {
+            const uint32_t h = ch + 1;
+            float *v = malloc(sizeof(float) * w * h);
+            for (uint32_t mi = 0; mi < 3; mi++) {
+                uint32_t m = mi == 0 ? w : mi == 1 ? cw - cw / 3 : cw; /* the empty node of the row below the top */
+                for (uint32_t k = 0; k <= w; k += (k < 20 ? 1 : 3)) {
+                    for (uint32_t y = 0; y < h; y++)
+                        for (uint32_t x = 0; x < w; x++) {
+                            int solid = y + 2 < h ? !(y + 3 == h && x == m) : y + 2 == h ? x < k : 0;
+                            v[(size_t)y * w + x] = solid ? 0.25f + 0.01f * (float)((x * 7 + y * 3) % 50)
+                                                         : -0.3f - 0.01f * (float)((x * 5 + y) % 40);
+                        }
+                    ends_case c;
+                    memset(&c, 0, sizeof c);
+                    c.f = field_of(v, w, h, w);
+                    c.cw = cw, c.ch = ch, c.flags = flags[iter % COUNT(flags)], c.shift = (iter * 5) % 16;
+                    iter++;
+                    wk_msq_bound(cw, ch, c.flags, &c.vc, &c.tc, &c.sc);
+                    mesh_buf b = mesh_new(cw, ch, c.flags);
+                    wk_exec e = wk_exec_for(WK_ISA_SCALAR, 1);
+                    wk_status s = wk_msq_build(&c.f, 0, 0, cw, ch, 0.0f, 0.5f, c.flags, &b.m, &e);
+                    EXPECT(s == WK_OK, "one-pass ends: reference status %d", s);
+                    c.nv = b.m.nvert, c.nt = b.m.ntri, c.ns = b.m.nseg;
+                    mesh_free(&b);
+                    char name[160];
+                    snprintf(name, sizeof name, "one-pass ends %ux%u m %u k %u flags %u shift %u", cw, ch, m, k,
+                             c.flags, c.shift);
+                    size_t bytes = 16 + 64 + ((size_t)c.vc + 1) * 8 + ((size_t)c.tc + 1) * 12 + ((size_t)c.sc + 1) * 8;
+                    wk_harness hs = {name, ends_run, &c, bytes, 4};
+                    fails += wk_harness_compare(&hs);
+                }
+            }
+            free(v);
+        }
+    }
+    return fails;
+}
+
 /* ---------------------------------------------------------- bad input */
 
 int wk_check_msq_bad_input(void) {

@@ -10,6 +10,7 @@
     X(msq_isa_runs, isa)               \
     X(msq_isa_long_runs, isa)          \
     X(msq_isa_part_ends, isa)          \
+    X(msq_isa_one_pass_ends, isa)      \
     X(msq_bad_input, plain)            \
     X(msq_canaries, isa)               \
     X(msq_u8, isa)                     \
