@@ -913,6 +913,23 @@ int wk_check_voxel_entry_on_planes(void) {
     return fails;
 }
 
+/* 3000 blocks and bricks in the box -16 .. 31 (blocks) of w and dw, most of
+ * them in the two outer layers of some axis, where rays from outside enter:
+ * an entry cell off by one shows in the first hit. Returns the failures. */
+static int fill_entry_layers(wk_voxel_world *w, dense_world *dw, wk_rng *rng) {
+    int fails = 0;
+    for (int i = 0; i < 3000; i++) {
+        int32_t c[3];
+        for (int a = 0; a < 3; a++) c[a] = -16 + (int32_t)(wk_rng_u64(rng) % 48);
+        int a = (int)(wk_rng_u64(rng) % 4);
+        if (a < 3) c[a] = (int32_t)(wk_rng_u64(rng) % 4) < 2 ? -16 + (int32_t)(wk_rng_u64(rng) % 2)
+                                                            : 30 + (int32_t)(wk_rng_u64(rng) % 2);
+        uint64_t m = wk_rng_u64(rng) % 3 ? WK_VOXEL_FULL : random_mask(rng);
+        EXPECT(set_both(w, dw, c[0], c[1], c[2], m) == WK_OK, "set");
+    }
+    return fails;
+}
+
 /* Rays from outside the bounds on two or three axes at once, whose entry
  * planes are crossed at the same s (exact ties: the key order takes the later
  * axis) or at an s one float step apart on one axis (the vector setup chooses
@@ -923,17 +940,7 @@ int wk_check_voxel_entry_ties(void) {
     wk_rng rng = {97};
     dense_world dw = dense_new(-16, -16, -16, 48, 48, 48);
     wk_voxel_world *w = new_world();
-    /* blocks mostly in the outer two layers of the box, where rays enter: an entry
-     * cell off by one shows in the first hit */
-    for (int i = 0; i < 3000; i++) {
-        int32_t c[3];
-        for (int a = 0; a < 3; a++) c[a] = -16 + (int32_t)(wk_rng_u64(&rng) % 48);
-        int a = (int)(wk_rng_u64(&rng) % 4);
-        if (a < 3) c[a] = (int32_t)(wk_rng_u64(&rng) % 4) < 2 ? -16 + (int32_t)(wk_rng_u64(&rng) % 2)
-                                                             : 30 + (int32_t)(wk_rng_u64(&rng) % 2);
-        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
-        EXPECT(set_both(w, &dw, c[0], c[1], c[2], m) == WK_OK, "set");
-    }
+    fails += fill_entry_layers(w, &dw, &rng);
     /* the bounds are whole chunks: blocks -16 .. 31 on every axis */
     static const float dirs[] = {0.25f, 0.5f, 1.0f, 0.75f, 2.0f, 0.125f};
     ray_set rs = rays_new(6000);
@@ -976,15 +983,7 @@ int wk_check_voxel_entry_odd_ties(void) {
     wk_rng rng = {131};
     dense_world dw = dense_new(-16, -16, -16, 48, 48, 48);
     wk_voxel_world *w = new_world();
-    for (int i = 0; i < 3000; i++) {
-        int32_t c[3];
-        for (int a = 0; a < 3; a++) c[a] = -16 + (int32_t)(wk_rng_u64(&rng) % 48);
-        int a = (int)(wk_rng_u64(&rng) % 4);
-        if (a < 3) c[a] = (int32_t)(wk_rng_u64(&rng) % 4) < 2 ? -16 + (int32_t)(wk_rng_u64(&rng) % 2)
-                                                             : 30 + (int32_t)(wk_rng_u64(&rng) % 2);
-        uint64_t m = wk_rng_u64(&rng) % 3 ? WK_VOXEL_FULL : random_mask(&rng);
-        EXPECT(set_both(w, &dw, c[0], c[1], c[2], m) == WK_OK, "set");
-    }
+    fails += fill_entry_layers(w, &dw, &rng);
     ray_set rs = rays_new(8000);
     for (size_t i = 0; i < rs.n; i++) {
         /* u, v with few mantissa bits: k u, k v and the origins are exact floats */
