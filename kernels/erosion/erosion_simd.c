@@ -28,15 +28,33 @@
 /* The row loops (over rows or rows + 2) have compile-time trip counts once
  * share_rows and gather_rows are inlined with a constant row count; unrolled
  * in full, their arrays of vectors stay in registers. GCC does that with
- * "GCC unroll 8". Clang 14 does it only when asked for a full unroll (with
- * "GCC unroll 8" it kept the arrays on the stack: 3.4x slower), and warns
- * about two AVX2 gather loops it cannot unroll (silenced: they stay rolled,
- * as before). */
+ * "GCC unroll 8" (FOR_ROWS: a loop). Clang 14 kept some of those loops
+ * rolled even when asked for a full unroll (AVX2: both passes' per-row
+ * vectors on the stack; AVX-512: pass 2's 4-row step), so under clang
+ * FOR_ROWS spells the rows out, each behind a constant test (k < rows). */
 #if defined(__clang__)
-#define WK_UNROLL_ROWS _Pragma("unroll")
-#pragma clang diagnostic ignored "-Wpass-failed"
+#define ROW_(k, j, count, ...)      \
+    if ((j) < (count)) {            \
+        const size_t k = (j);       \
+        (void)k;                    \
+        __VA_ARGS__;                \
+    }
+/* rows (up to 4) and rows + 2 (up to 6) */
+#define FOR_ROWS(k, count, ...)                                                                                    \
+    do {                                                                                                           \
+        ROW_(k, 0, count, __VA_ARGS__) ROW_(k, 1, count, __VA_ARGS__) ROW_(k, 2, count, __VA_ARGS__)              \
+        ROW_(k, 3, count, __VA_ARGS__)                                                                             \
+    } while (0)
+#define FOR_ROWS2(k, count, ...)                                                                                   \
+    do {                                                                                                           \
+        FOR_ROWS(k, count, __VA_ARGS__);                                                                           \
+        ROW_(k, 4, count, __VA_ARGS__) ROW_(k, 5, count, __VA_ARGS__)                                              \
+    } while (0)
+_Static_assert(WK__EROSION_MAX_ROWS == 4, "FOR_ROWS spells out 4 rows");
 #else
 #define WK_UNROLL_ROWS _Pragma("GCC unroll 8")
+#define FOR_ROWS(k, count, ...) WK_UNROLL_ROWS for (size_t k = 0; k < (count); k++) { __VA_ARGS__; }
+#define FOR_ROWS2 FOR_ROWS
 #endif
 
 #if defined(WK_SIMD_AVX512) || !defined(WK_SIMD_AVX2) /* (AVX2 has its own 8-entry tables) */
@@ -76,7 +94,17 @@ WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count);
 /* The lanes of 16 cells whose byte has bit `bit` set (the bytes second, so
  * that the load folds into the test). */
 WK_INLINE wk_vm mask_bit(const uint8_t *p, int bit) {
+#if defined(__clang__)
+    /* Clang 14 turns a masked add under a bit test (x & b != 0) into a
+     * blend under the inverted test (vptestnmb, an unmasked add, a masked
+     * move: one more operation per neighbour); an opaque mask keeps the
+     * masked add. */
+    wk_vm m_ = _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
+    __asm__("" : "+k"(m_));
+    return m_;
+#else
     return _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
+#endif
 }
 WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
@@ -109,39 +137,35 @@ WK_INLINE void share_sums(const float *const *h, uint8_t *const *masks, float ta
                           share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus), ntalus = wk_vf_set1(-talus);
     wk_vf lf[WK__EROSION_MAX_ROWS + 2], ce[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) {
+    FOR_ROWS2(q, rows + 2,
         lf[q] = wk_vf_load_n(h[q] + i - 1, m);
         ce[q] = wk_vf_load_n(h[q] + i, m);
         rt[q] = wk_vf_load_n(h[q] + i + 1, m);
-    }
+    );
     /* The rows' sums are chains of dependent adds: interleaved direction by
      * direction, so that the rows' chains overlap. */
     wk_vf sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
     __m128i cb[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) below[k] = wk_vf_sub(ce[k + 1], ce[k + 2]); /* d6: the next row's d1 = -d6 */
+    FOR_ROWS(k, rows, below[k] = wk_vf_sub(ce[k + 1], ce[k + 2])); /* d6: the next row's d1 = -d6 */
     /* The first direction starts the sums and the mask bytes by masked moves
      * instead of adds to zeros, off the float adders (and 2 cycles shorter
      * on the chain): +0.0f + d is d, as a lower d is > talus >= 0. */
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         wk_vf d_ = wk_vf_sub(ce[k + 1], lf[k]);
         wk_vm lower_ = wk_vf_gt(d_, vtalus);
         sum[k] = _mm512_maskz_mov_ps(lower_, d_);
         cb[k] = _mm_maskz_mov_epi8(lower_, _mm_set1_epi8(1 << 0));
-    }
+    );
 #define STEP_D(nb, dir)                                                 \
     do {                                                                \
-        WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {    \
+        FOR_ROWS(k, rows,     \
             wk_vf d_ = wk_vf_sub(ce[k + 1], (nb));                      \
             wk_vm lower_ = wk_vf_gt(d_, vtalus);                        \
             sum[k] = wk_vf_add_mask(sum[k], lower_, d_);                \
             cb[k] = set_bit(cb[k], lower_, dir);                        \
-        }                                                               \
+        );                                                               \
     } while (0)
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         if (k == 0) {
             wk_vf d_ = wk_vf_sub(ce[1], ce[0]);
             wk_vm lower_ = wk_vf_gt(d_, vtalus);
@@ -152,34 +176,31 @@ WK_UNROLL_ROWS
             sum[k] = _mm512_mask_sub_ps(sum[k], lower_, sum[k], below[k - 1]);
             cb[k] = set_bit(cb[k], lower_, 1);
         }
-    }
+    );
     STEP_D(rt[k], 2);
     STEP_D(lf[k + 1], 3);
     STEP_D(rt[k + 1], 4);
     STEP_D(lf[k + 2], 5);
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         wk_vm lower_ = wk_vf_gt(below[k], vtalus);
         sum[k] = wk_vf_add_mask(sum[k], lower_, below[k]);
         cb[k] = set_bit(cb[k], lower_, 6);
-    }
+    );
     STEP_D(rt[k + 2], 7);
 #undef STEP_D
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         _mm_storeu_si128((__m128i *)(void *)(masks[k] + 16 + i), cb[k]);
         st->sum[k] = sum[k];
         st->hc[k] = ce[k + 1];
         st->bits[k] = cb[k];
-    }
+    );
 }
 
 /* The shares and heights minus what is given of the column at i. */
 WK_INLINE void share_finish(float *const *s, float *const *p, float talus, wk_lut16 den_lut, wk_lut16 count_lut,
                             size_t rows, size_t i, size_t m, const share_state *st) {
     const wk_vf vtalus = wk_vf_set1(talus);
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         wk_vi icount = count_to_vi(count_bits(st->bits[k]));
         wk_vf countf = wk_vi_as_vf(wk_lut16_get(count_lut, icount)); /* a lookup: off the float adders */
         wk_vf excess = wk_vf_sub(st->sum[k], wk_vf_mul(countf, vtalus));
@@ -187,7 +208,7 @@ WK_UNROLL_ROWS
         wk_vf share = wk_vf_div(excess, den);
         wk_vf_store_n(s[k] + i, share, m);
         wk_vf_store_n(p[k] + i, wk_vf_sub(st->hc[k], wk_vf_mul(share, countf)), m);
-    }
+    );
 }
 
 /* One call's rows as a compile-time count, so that the row loops unroll and
@@ -205,10 +226,8 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
     uint8_t *ml[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k];
+    FOR_ROWS2(q, rows + 2, hl[q] = h[q]);
+    FOR_ROWS(k, rows, sl[k] = s[k], pl[k] = p[k], ml[k] = masks[k]);
     size_t i = 0;
     if (n >= 16) {
         share_state prev, cur;
@@ -262,18 +281,15 @@ WK_INLINE void share_sums(const float *const *h, float talus, size_t rows, size_
     const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus);
     __m256 ce[WK__EROSION_MAX_ROWS + 2], sum[WK__EROSION_MAX_ROWS], below[WK__EROSION_MAX_ROWS];
     __m256i nc[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) ce[q] = wk_vf_load_n(h[q] + i, m);
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS2(q, rows + 2, ce[q] = wk_vf_load_n(h[q] + i, m));
+    FOR_ROWS(k, rows,
         __m256 d = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k] + i - 1, m));
         __m256 mk = _mm256_cmp_ps(d, vtalus, _CMP_GT_OQ);
         sum[k] = _mm256_and_ps(d, mk); /* +0.0f + d is d */
         nc[k] = _mm256_castps_si256(mk);
         below[k] = _mm256_sub_ps(ce[k + 1], ce[k + 2]); /* d6; the next row's d1 = -d6 */
-    }
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    );
+    FOR_ROWS(k, rows,
         __m256 mk;
         if (k == 0) {
             __m256 d = _mm256_sub_ps(ce[1], ce[0]);
@@ -285,30 +301,28 @@ WK_UNROLL_ROWS
         }
         nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk));
         KEEP(sum[k]); KEEP(nc[k]);
-    }
+    );
 #define STEP_D(q, dx)                                                               \
-    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {                     \
+    FOR_ROWS(k, rows,                      \
         __m256 d_ = _mm256_sub_ps(ce[k + 1], wk_vf_load_n(h[k + (q)] + i + (dx), m)); \
         __m256 mk_ = _mm256_cmp_ps(d_, vtalus, _CMP_GT_OQ);                          \
         sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(d_, mk_));                      \
         nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk_));                   \
         KEEP(sum[k]); KEEP(nc[k]);                                                                \
-    }
+    );
     STEP_D(0, 1)
     STEP_D(1, -1)
     STEP_D(1, 1)
     STEP_D(2, -1)
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         __m256 mk = _mm256_cmp_ps(below[k], vtalus, _CMP_GT_OQ);
         sum[k] = _mm256_add_ps(sum[k], _mm256_and_ps(below[k], mk));
         nc[k] = _mm256_add_epi32(nc[k], _mm256_castps_si256(mk));
         KEEP(sum[k]); KEEP(nc[k]);
-    }
+    );
     STEP_D(2, 1)
 #undef STEP_D
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) st->sum[k] = sum[k], st->hc[k] = ce[k + 1], st->nc[k] = nc[k];
+    FOR_ROWS(k, rows, st->sum[k] = sum[k], st->hc[k] = ce[k + 1], st->nc[k] = nc[k]);
 }
 
 /* The shares and heights minus what is given of the column at i. */
@@ -329,8 +343,7 @@ static const uint32_t COUNT8_BITS[8] = {0x41000000u /* 8 (or 0) */, 0x40e00000u,
 WK_INLINE void share_finish(float *const *s, float *const *p, float talus, __m256i den8, __m256i count8,
                             size_t rows, size_t i, size_t m, const share_state2 *st) {
     const __m256 vtalus = _mm256_set1_ps(talus);
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         __m256 ncountf = _mm256_cvtepi32_ps(st->nc[k]);
         __m256 excess = _mm256_add_ps(st->sum[k], _mm256_mul_ps(ncountf, vtalus));
         __m256 den = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(den8, st->nc[k]));
@@ -338,7 +351,7 @@ WK_UNROLL_ROWS
         __m256 share = _mm256_div_ps(excess, den);
         wk_vf_store_n(s[k] + i, share, m);
         wk_vf_store_n(p[k] + i, _mm256_sub_ps(st->hc[k], _mm256_mul_ps(share, countf)), m);
-    }
+    );
 }
 
 /* (Software-pipelining by one column, as on AVX-512, measured no faster
@@ -350,10 +363,8 @@ WK_INLINE void share_rows(const float *const *h, size_t rows, size_t n, float ta
                   count8 = _mm256_loadu_si256((const __m256i *)(const void *)COUNT8_BITS);
     const float *hl[WK__EROSION_MAX_ROWS + 2];
     float *sl[WK__EROSION_MAX_ROWS], *pl[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q];
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) sl[k] = s[k], pl[k] = p[k];
+    FOR_ROWS2(q, rows + 2, hl[q] = h[q]);
+    FOR_ROWS(k, rows, sl[k] = s[k], pl[k] = p[k]);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         share_state2 cur;
@@ -445,27 +456,23 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *shp, const
     const float *sh[WK__EROSION_MAX_ROWS + 2], *p[WK__EROSION_MAX_ROWS];
     const uint8_t *mr[WK__EROSION_MAX_ROWS + 2];
     float *out[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) sh[q] = shp[q], mr[q] = mrp[q];
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) p[k] = pp[k], out[k] = outp[k];
+    FOR_ROWS2(q, rows + 2, sh[q] = shp[q], mr[q] = mrp[q]);
+    FOR_ROWS(k, rows, p[k] = pp[k], out[k] = outp[k]);
     wk_vf s0[WK__EROSION_MAX_ROWS + 2], s1[WK__EROSION_MAX_ROWS + 2];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) {
+    FOR_ROWS2(q, rows + 2,
         s0[q] = wk_vf_set1(sh[q][-1]);
         s1[q] = load_span(sh[q], 0, n);
-    }
+    );
     for (size_t i = 0; i < n; i += 16) {
         const size_t m = n - i < 16 ? n - i : 16;
         wk_vf lf[WK__EROSION_MAX_ROWS + 2], rt[WK__EROSION_MAX_ROWS + 2];
-WK_UNROLL_ROWS
-        for (size_t q = 0; q < rows + 2; q++) {
+        FOR_ROWS2(q, rows + 2,
             wk_vf s2 = load_span(sh[q], i + 16, n);
             lf[q] = lanes_from_prev(s0[q], s1[q]);
             rt[q] = lanes_from_next(s1[q], s2);
             s0[q] = s1[q];
             s1[q] = s2;
-        }
+        );
         /* each row's received is a chain of dependent adds: interleaved
          * direction by direction, so that the rows' chains overlap;
          * neighbour d of a cell sees the cell as its neighbour 7 - d. The
@@ -473,9 +480,9 @@ WK_UNROLL_ROWS
          * every s, and -0.0f stays where the neighbour is not higher. */
         wk_vf received[WK__EROSION_MAX_ROWS];
 #define GATHER_D(q, dir, dx, sv)                                                                            \
-    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) received[k] =                                 \
+    FOR_ROWS(k, rows, received[k] =                                 \
         dir == 7 ? wk_vf_select(HIGHER(mr[k + (q)], dir, dx), (sv), wk_vf_set1(-0.0f))                      \
-                 : wk_vf_add_mask(received[k], HIGHER(mr[k + (q)], dir, dx), (sv));
+                 : wk_vf_add_mask(received[k], HIGHER(mr[k + (q)], dir, dx), (sv)));
         GATHER_D(0, 7, -1, lf[k])
         GATHER_D(0, 6, 0, s0[k])
         GATHER_D(0, 5, 1, rt[k])
@@ -485,9 +492,8 @@ WK_UNROLL_ROWS
         GATHER_D(2, 1, 0, s0[k + 2])
         GATHER_D(2, 0, 1, rt[k + 2])
 #undef GATHER_D
-WK_UNROLL_ROWS
-        for (size_t k = 0; k < rows; k++)
-            wk_vf_store_n(out[k] + i, wk_vf_add(wk_vf_load_n(p[k] + i, m), received[k]), m);
+        FOR_ROWS(k, rows,
+            wk_vf_store_n(out[k] + i, wk_vf_add(wk_vf_load_n(p[k] + i, m), received[k]), m));
     }
 }
 
@@ -506,42 +512,37 @@ WK_INLINE void gather_col(const float *const *h, const float *const *sh, const f
                           float *const *out, size_t rows, size_t i, size_t m) {
     const __m256 vtalus = _mm256_set1_ps(talus), ntalus = _mm256_set1_ps(-talus), nzero = _mm256_set1_ps(-0.0f);
     __m256 hm[WK__EROSION_MAX_ROWS + 2], r[WK__EROSION_MAX_ROWS], vdn[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) hm[q] = wk_vf_load_n(h[q] + i, m);
+    FOR_ROWS2(q, rows + 2, hm[q] = wk_vf_load_n(h[q] + i, m));
     /* direction by direction, the rows' chains of dependent adds
      * interleaved so that they overlap */
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         __m256 mk = _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k] + i - 1, m), hm[k + 1]), vtalus, _CMP_GT_OQ);
         r[k] = _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i - 1, m), mk);
         vdn[k] = _mm256_sub_ps(hm[k + 2], hm[k + 1]); /* below minus centre */
-    }
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    );
+    FOR_ROWS(k, rows,
         __m256 mk = k == 0 ? _mm256_cmp_ps(_mm256_sub_ps(hm[0], hm[1]), vtalus, _CMP_GT_OQ)
                            : _mm256_cmp_ps(vdn[k - 1], ntalus, _CMP_LT_OQ);
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k] + i, m), mk));
-    }
+    );
 #define STEP_G(q, dx)                                                                                       \
-    WK_UNROLL_ROWS for (size_t k = 0; k < rows; k++) {                                             \
+    FOR_ROWS(k, rows,                                              \
         __m256 mk_ =                                                                                        \
             _mm256_cmp_ps(_mm256_sub_ps(wk_vf_load_n(h[k + (q)] + i + (dx), m), hm[k + 1]), vtalus, _CMP_GT_OQ); \
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + (q)] + i + (dx), m), mk_));    \
-    }
+    );
     STEP_G(0, 1)
     STEP_G(1, -1)
     STEP_G(1, 1)
     STEP_G(2, -1)
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) {
+    FOR_ROWS(k, rows,
         __m256 mk = _mm256_cmp_ps(vdn[k], vtalus, _CMP_GT_OQ);
         r[k] = _mm256_add_ps(r[k], _mm256_blendv_ps(nzero, wk_vf_load_n(sh[k + 2] + i, m), mk));
-    }
+    );
     STEP_G(2, 1)
 #undef STEP_G
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++)
-        wk_vf_store_n(out[k] + i, _mm256_add_ps(wk_vf_load_n(p[k] + i, m), r[k]), m);
+    FOR_ROWS(k, rows,
+        wk_vf_store_n(out[k] + i, _mm256_add_ps(wk_vf_load_n(p[k] + i, m), r[k]), m));
 }
 
 WK_INLINE void gather_rows(const float *const *h, const float *const *sh, const uint8_t *const *m,
@@ -550,10 +551,8 @@ WK_INLINE void gather_rows(const float *const *h, const float *const *sh, const 
     /* this step's row pointers in local arrays, indexed by constants in gather_col */
     const float *hl[WK__EROSION_MAX_ROWS + 2], *sl[WK__EROSION_MAX_ROWS + 2], *pl[WK__EROSION_MAX_ROWS];
     float *ol[WK__EROSION_MAX_ROWS];
-WK_UNROLL_ROWS
-    for (size_t q = 0; q < rows + 2; q++) hl[q] = h[q], sl[q] = sh[q];
-WK_UNROLL_ROWS
-    for (size_t k = 0; k < rows; k++) pl[k] = p[k], ol[k] = out[k];
+    FOR_ROWS2(q, rows + 2, hl[q] = h[q], sl[q] = sh[q]);
+    FOR_ROWS(k, rows, pl[k] = p[k], ol[k] = out[k]);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) gather_col(hl, sl, pl, talus, ol, rows, i, 8);
     if (i < n) gather_col(hl, sl, pl, talus, ol, rows, i, n - i);
