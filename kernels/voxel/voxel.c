@@ -238,13 +238,13 @@ static void points_part(void *ctx, size_t begin, size_t end, uint32_t part) {
             const wk__vchunk *c =
                 wk__vfind(w, (int32_t)wk__vshr(q[0], 6), (int32_t)wk__vshr(q[1], 6), (int32_t)wk__vshr(q[2], 6));
             const uint64_t ux = (uint64_t)q[0], uy = (uint64_t)q[1], uz = (uint64_t)q[2];
-            int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
-            int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+            int g = wk__vpart(ux, uy, uz, 4);
+            int bb = wk__vpart(ux, uy, uz, 2);
             if (c && ((c->grp[g].occ >> bb) & 1)) {
                 solid = 1;
                 if ((c->grp[g].brick >> bb) & 1) {
-                    uint64_t m = c->bricks[g][wk__popcount64(c->grp[g].brick & ((1ull << bb) - 1))];
-                    sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    uint64_t m = wk__vbrick_mask(c, g, bb);
+                    sub = wk__vpart(ux, uy, uz, 0);
                     solid = (int)((m >> sub) & 1);
                 }
             }

@@ -171,6 +171,19 @@ static inline int wk__popcount64(uint64_t v) {
 #endif
 }
 
+/* The 0..63 index of a 4x4x4 part from cell coordinates (quarter blocks,
+ * two's complement): shift 4 gives the group in its chunk, 2 the block in
+ * its group, 0 the sub-voxel in its block. */
+static inline int wk__vpart(uint64_t ux, uint64_t uy, uint64_t uz, int shift) {
+    return (int)(((ux >> shift) & 3) + 4 * ((uy >> shift) & 3) + 16 * ((uz >> shift) & 3));
+}
+
+/* The sub-voxel mask of block bb of group g of chunk c, a brick (its brick
+ * bit set): bricks are kept in the order of their bits. */
+static inline uint64_t wk__vbrick_mask(const wk__vchunk *c, int g, int bb) {
+    return c->bricks[g][wk__popcount64(c->grp[g].brick & ((1ull << bb) - 1))];
+}
+
 /* Arithmetic shift right of a signed coordinate (floor division by 2^k). */
 static inline int64_t wk__vshr(int64_t v, int k) {
     return v >= 0 ? v >> k : -((-v - 1) >> k) - 1;
@@ -209,6 +222,17 @@ static inline int wk__vray_load(const wk_rays *r, size_t i, wk__vray *ray) {
     int any_nan = 0;
     for (int a = 0; a < 3; a++) any_nan |= isnan(ray->o[a]) | isnan(ray->d[a]);
     return !any_nan;
+}
+
+/* Ray i's hit: t, the block, the sub-voxel (-1: a full block), the face. */
+static inline void wk__voxel_write_hit(const wk_hits *h, size_t i, float t, int32_t x, int32_t y, int32_t z,
+                                       int8_t sub, int8_t face) {
+    h->t[i] = t;
+    h->x[i] = x;
+    h->y[i] = y;
+    h->z[i] = z;
+    h->sub[i] = sub;
+    h->face[i] = face;
 }
 
 /* Ray i's "no hit": t = INFINITY, cell 0, sub and face -1. */

@@ -12,12 +12,7 @@ void wk__voxel_raycast_ref(const struct wk_voxel_world *w, const wk_rays *r, con
         wk__vray ray;
         wk__vhit hit;
         if (wk__vray_load(r, i, &ray) && wk__voxel_trace(w, &ray, &hit)) {
-            h->t[i] = hit.t;
-            h->x[i] = hit.x;
-            h->y[i] = hit.y;
-            h->z[i] = hit.z;
-            h->sub[i] = hit.sub;
-            h->face[i] = hit.face;
+            wk__voxel_write_hit(h, i, hit.t, hit.x, hit.y, hit.z, hit.sub, hit.face);
         } else {
             wk__voxel_write_miss(h, i);
         }

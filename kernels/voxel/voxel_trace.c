@@ -190,9 +190,9 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
         /* an empty chunk in an empty aligned pair of chunks: twice as far */
         if (!groups) N = pair_empty ? 128 : 64;
         else {
-            int g = (int)(((ux >> 4) & 3) + 4 * ((uy >> 4) & 3) + 16 * ((uz >> 4) & 3));
+            int g = wk__vpart(ux, uy, uz, 4);
             uint64_t occ = chunk->grp[g].occ;
-            int bb = (int)(((ux >> 2) & 3) + 4 * ((uy >> 2) & 3) + 16 * ((uz >> 2) & 3));
+            int bb = wk__vpart(ux, uy, uz, 2);
             /* An empty group (block) inside an empty aligned pair of
              * groups (blocks) on every axis leaves twice as far. */
             if (!occ) N = (groups & (WK__VPAIR << (g & 0x2A))) ? 16 : 32;
@@ -200,8 +200,8 @@ int wk__voxel_trace(const struct wk_voxel_world *w, const wk__vray *ray, wk__vhi
             else {
                 int sub = -1, solid = 1;
                 if ((chunk->grp[g].brick >> bb) & 1) {
-                    uint64_t m = chunk->bricks[g][wk__popcount64(chunk->grp[g].brick & ((1ull << bb) - 1))];
-                    sub = (int)((ux & 3) + 4 * (uy & 3) + 16 * (uz & 3));
+                    uint64_t m = wk__vbrick_mask(chunk, g, bb);
+                    sub = wk__vpart(ux, uy, uz, 0);
                     solid = (int)((m >> sub) & 1);
                 }
                 if (solid) {

@@ -623,7 +623,7 @@ wk_status wk_voxel_get_block(const wk_voxel_world *w, int32_t x, int32_t y, int3
     uint64_t bit = 1ull << p.b, m = 0;
     if (c && (c->grp[p.g].occ & bit)) {
         m = WK_VOXEL_FULL;
-        if (c->grp[p.g].brick & bit) m = c->bricks[p.g][wk__popcount64(c->grp[p.g].brick & (bit - 1))];
+        if (c->grp[p.g].brick & bit) m = wk__vbrick_mask(c, p.g, p.b);
     }
     *mask = m;
     return WK_OK;
