@@ -639,7 +639,9 @@ typedef uint64_t (*bulk_source)(const void *src, const int64_t g0[3], const int 
 /* Sets every block of chunk c inside the box lo..hi (block coordinates,
  * inclusive; the chunk overlaps it) to solid or empty as `solid` says (a
  * brick there is dropped), keeping the counts, the summaries, the
- * directory, and the group boxes (grown anew). Never allocates. */
+ * directory, and the group boxes (grown anew). Never allocates. The bounds
+ * already hold c if it ends nonempty: set_blocks noted every chunk made for
+ * a solid block, and a chunk nonempty before was in them. */
 static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const int64_t hi[3],
                              bulk_source solid, const void *src) {
     const uint64_t old_groups = c->groups;
@@ -670,7 +672,6 @@ static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const
                 gr->occ = (gr->occ & ~inside) | bits;
                 c->groups = gr->occ ? c->groups | 1ull << g : c->groups & ~(1ull << g);
             }
-    if (c->groups) note_bounds(w, c);
     sync_groups(w, c, old_groups);
     gboxes_grow(c);
 }
