@@ -676,8 +676,6 @@ static void set_chunk_blocks(world *w, wk__vchunk *c, const int64_t lo[3], const
     gboxes_grow(c);
 }
 
-/* Every chunk holding a solid block of the box exists (made by the caller,
- * with make_chunk into `made`); an absent chunk has nothing to clear. */
 /* The chunks that will hold a bulk edit's solid blocks: lo..hi, empty while
  * lo[0] > hi[0]. */
 typedef struct chunk_range {
@@ -699,9 +697,11 @@ static int make_chunk(world *w, int32_t x, int32_t y, int32_t z, chunk_range *r)
     return !nomem;
 }
 
-/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. The
- * bounds and the directory grow once, to the range made (each chunk would
- * grow them in turn, rebuilding the directory each time they outgrow it). */
+/* Sets the blocks of the box lo..hi from `solid`, a chunk at a time. Every
+ * chunk holding a solid block of the box exists (made by the caller, with
+ * make_chunk into `made`); an absent chunk has nothing to clear. The bounds
+ * and the directory grow once, to the range made (each chunk would grow
+ * them in turn, rebuilding the directory each time they outgrow it). */
 static void set_blocks(world *w, const int64_t lo[3], const int64_t hi[3], const chunk_range *made,
                        bulk_source solid, const void *src) {
     if (made->lo[0] <= made->hi[0]) note_range(w, made->lo, made->hi);
@@ -857,7 +857,7 @@ wk_status wk_voxel_set_terrain(wk_voxel_world *w, const struct wk_fbm *f, int32_
     if ((int64_t)x0 + nx - 1 > INT32_MAX || (int64_t)y0 + ny - 1 > INT32_MAX || (int64_t)z0 + nz - 1 > INT32_MAX)
         return wk__fail(WK_ERR_OVERFLOW, "the box from (%d, %d, %d) of %ux%ux%u leaves int32 coordinates", x0, y0,
                         z0, nx, ny, nz);
-    if ((uint64_t)nx * nz > SIZE_MAX / sizeof(float))
+    if ((uint64_t)nx * nz > SIZE_MAX / (sizeof(float) + sizeof(uint32_t)))
         return wk__fail(WK_ERR_OVERFLOW, "%u x %u heights overflow size_t bytes", nx, nz);
     size_t cells = (size_t)nx * nz, bytes = cells * (sizeof(float) + sizeof(uint32_t));
     float *h = w_alloc(w, bytes); /* the heights, then each column's solid run */

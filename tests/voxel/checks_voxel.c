@@ -1307,6 +1307,11 @@ int wk_check_voxel_set_terrain(void) {
     EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 4, 4, 0, 4, NAN, 1, NULL) == WK_ERR_NOT_FINITE, "NaN base");
     EXPECT(wk_voxel_set_terrain(w, NULL, 0, 0, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_NULL, "NULL f");
     EXPECT(wk_voxel_set_terrain(w, &f, 0, INT32_MAX, 4, 4, 0, 4, 0, 1, NULL) == WK_ERR_OVERFLOW, "overflow");
+    /* 2^61 columns: the heights and runs (8 bytes a column) would wrap size_t to 0 on 64-bit */
+    if (sizeof(size_t) == 8)
+        EXPECT(wk_voxel_set_terrain(w, &f, INT32_MIN, INT32_MIN, 1u << 31, 1u << 30, 0, 4, 0, 1, NULL) ==
+                   WK_ERR_OVERFLOW,
+               "2^61 columns: %s", wk_last_error_detail());
     EXPECT(wk_voxel_set_terrain(w, &f, 0, 0, 0, 4, 0, 4, 0, 1, NULL) == WK_OK, "empty");
     free(h);
     wk_voxel_world_destroy(w);
