@@ -94,17 +94,15 @@ WK_INLINE wk_vi count_to_vi(__m128i count) { return _mm512_cvtepu8_epi32(count);
 /* The lanes of 16 cells whose byte has bit `bit` set (the bytes second, so
  * that the load folds into the test). */
 WK_INLINE wk_vm mask_bit(const uint8_t *p, int bit) {
+    wk_vm m = _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
 #if defined(__clang__)
     /* Clang 14 turns a masked add under a bit test (x & b != 0) into a
      * blend under the inverted test (vptestnmb, an unmasked add, a masked
      * move: one more operation per neighbour); an opaque mask keeps the
      * masked add. */
-    wk_vm m_ = _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
-    __asm__("" : "+k"(m_));
-    return m_;
-#else
-    return _mm_test_epi8_mask(_mm_set1_epi8((char)(1 << bit)), _mm_loadu_si128((const __m128i *)(const void *)p));
+    __asm__("" : "+k"(m));
 #endif
+    return m;
 }
 WK_INLINE wk_vf lanes_from_prev(wk_vf prev, wk_vf cur) { /* prev[15], cur[0..14] */
     return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
