@@ -1255,15 +1255,12 @@ typedef struct wconst {
     const wk__vdirent *base;
 } wconst;
 
-#ifndef WK_AVX2_LOAD4
-#define WK_AVX2_LOAD4 1
-#endif
-#if WK_AVX2_LOAD4
 static const uint64_t zero_word = 0;
 
-/* The 64-bit words at the 4 addresses of a, by four scalar loads. On Zen 4
- * the two measured the same; a 4-lane gather is many more micro-ops on Zen 2
- * and 3, and slower on Intel parts with the gather (GDS) mitigation. */
+/* The 64-bit words at the 4 addresses of a, by four scalar loads (masked
+ * lanes point at zero_word). On Zen 4 this measured the same as a 4-lane
+ * gather, which is many more micro-ops on Zen 2 and 3, and slower on Intel
+ * parts with the gather (GDS) mitigation. */
 static inline __attribute__((always_inline)) __m256i load4(__m256i a) {
     __m128i lo = _mm256_castsi256_si128(a), hi = _mm256_extracti128_si256(a, 1);
     const double *p0 = (const double *)(uintptr_t)_mm_cvtsi128_si64(lo);
@@ -1273,7 +1270,6 @@ static inline __attribute__((always_inline)) __m256i load4(__m256i a) {
     __m128d r0 = _mm_loadh_pd(_mm_load_sd(p0), p1), r1 = _mm_loadh_pd(_mm_load_sd(p2), p3);
     return _mm256_castpd_si256(_mm256_insertf128_pd(_mm256_castpd128_pd256(r0), r1, 1));
 }
-#endif
 
 /* Step, part 1: lanes leaving the bounds, chunk lookups (one directory word each). */
 static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, const struct wk_voxel_world *w,
@@ -1302,14 +1298,9 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
                 __m256i i = _mm256_add_epi64(_mm256_mul_epu32(r[2], wc->dn1), r[1]);
                 i = _mm256_add_epi64(_mm256_mul_epu32(i, wc->dn0), r[0]);
                 /* entry i's word c: all the walk needs (see WK__VDIR_GPAIRS), one load */
-#if WK_AVX2_LOAD4
                 const __m256i cv = vmask(changed);
                 __m256i ea = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)(uintptr_t)wc->base), _mm256_slli_epi64(i, 4));
                 p->chunk = bl_i(cv, load4(bl_i(cv, ea, _mm256_set1_epi64x((int64_t)(uintptr_t)&zero_word))), p->chunk);
-#else
-                p->chunk = _mm256_mask_i64gather_epi64(p->chunk, (const long long *)(const void *)wc->base,
-                                                      _mm256_add_epi64(i, i), vmask(changed), 8);
-#endif
             } else {
                 for (int a = 0; a < 3; a++)
                     _mm256_store_si256((__m256i *)(void *)tc[a], _mm256_add_epi64(r[a], wc->clo[a]));
@@ -1330,7 +1321,7 @@ static inline __attribute__((always_inline)) void s2_chunk(lanes *p, step2 *s, c
 
 /* Step, part 2a: the occupancy words of the lanes' groups (one load each). */
 static inline __attribute__((always_inline)) void s2_occ(lanes *p, step2 *s) {
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
+    const __m256i one = _mm256_set1_epi64x(1), three = _mm256_set1_epi64x(3);
     const void *off_occ = (const void *)(uintptr_t)(offsetof(wk__vchunk, grp) + offsetof(wk__vgroup, occ));
     const __m256i *q = p->q;
     const __m256i chunk = p->chunk;
@@ -1353,13 +1344,8 @@ static inline __attribute__((always_inline)) void s2_occ(lanes *p, step2 *s) {
     /* a group in an empty pair is empty: its record's second word holds its box of groups */
     const __m256i raddr = _mm256_add_epi64(gaddr, _mm256_and_si256(_mm256_andnot_si256(gnear, hasg),
                                                                    _mm256_set1_epi64x(8)));
-#if WK_AVX2_LOAD4
-    (void)zero;
     s->occ = load4(bl_i(hasg, _mm256_add_epi64(raddr, _mm256_set1_epi64x((int64_t)(uintptr_t)off_occ)),
                         _mm256_set1_epi64x((int64_t)(uintptr_t)&zero_word)));
-#else
-    s->occ = _mm256_mask_i64gather_epi64(zero, (const long long *)off_occ, raddr, hasg, 1);
-#endif
     s->gaddr = gaddr;
     s->hasg = hasg;
     s->gnear = gnear;
